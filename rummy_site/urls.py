@@ -1,0 +1,12 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from . import health
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("healthz", health.healthz, name="healthz"),
+    path("accounts/", include("accounts.urls")),
+    path("wallet/", include("ledger.urls")),
+    path("", include("tables.urls")),
+]
