@@ -1,3 +1,8 @@
 from django.urls import path
 
-websocket_urlpatterns: list = []  # type: ignore[type-arg]
+from . import consumers
+
+websocket_urlpatterns = [
+    path("ws/tables/<int:table_id>/", consumers.TableConsumer.as_asgi()),
+    path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
+]

@@ -1,0 +1,110 @@
+// The table page: keeps the view in step with the server and wires the hand's interactions.
+// The server renders every view per viewer; a WebSocket push only says "version N", and the
+// page re-fetches its own view over HTTP when N is newer than what it shows (or after a
+// reconnect). Drag and drop (SortableJS) and Sort post the arrangement to the server.
+(function () {
+  "use strict";
+
+  function root() { return document.getElementById("table-root"); }
+  function shownVersion() {
+    const el = root();
+    return el ? parseInt(el.dataset.version || "-1", 10) : -1;
+  }
+  function refetch() {
+    const el = root();
+    if (!el || !window.htmx) return;
+    htmx.ajax("GET", el.dataset.viewUrl, { target: "#table-root", swap: "outerHTML" });
+  }
+
+  // A push: <div id="table-sync" data-version="N">. Re-fetch when the server moved on.
+  document.addEventListener("htmx:oobAfterSwap", function (evt) {
+    const target = evt.detail.target;
+    if (target && target.id === "table-sync") {
+      const pushed = parseInt(target.dataset.version || "-1", 10);
+      if (pushed > shownVersion()) refetch();
+    }
+    if (target && target.id === "lobby-sync") {
+      const lobby = document.getElementById("lobby-tables");
+      if (lobby) htmx.ajax("GET", lobby.dataset.url, { target: "#lobby-tables", swap: "outerHTML" });
+    }
+  });
+  // (Re)connected: whatever happened meanwhile, fetch the current view.
+  document.addEventListener("htmx:wsOpen", function () { if (root()) refetch(); });
+
+  // --- countdown -----------------------------------------------------------------------------
+  function tick() {
+    document.querySelectorAll("[data-deadline]").forEach(function (el) {
+      const deadline = parseFloat(el.dataset.deadline);
+      if (!deadline) return;
+      const left = Math.max(0, Math.round(deadline - Date.now() / 1000 - (window.rummyClockSkew || 0)));
+      el.textContent = left + "s";
+      el.classList.toggle("urgent", left <= 10);
+    });
+  }
+  setInterval(tick, 500);
+
+  // --- the hand: selection, drag and drop, arrangement ------------------------------------------
+  function selectedCodes() {
+    return Array.from(document.querySelectorAll("#my-hand .card.selected")).map(function (c) { return c.dataset.code; });
+  }
+  function currentGroups() {
+    return Array.from(document.querySelectorAll("#my-hand .group")).map(function (g) {
+      return Array.from(g.querySelectorAll(".card")).map(function (c) { return c.dataset.code; });
+    }).filter(function (g) { return g.length > 0; });
+  }
+  function syncForms() {
+    const sel = selectedCodes();
+    const groups = JSON.stringify(currentGroups());
+    document.querySelectorAll("[data-needs-selection]").forEach(function (btn) {
+      const need = parseInt(btn.dataset.needsSelection, 10);
+      btn.disabled = need === 1 ? sel.length !== 1 : sel.length < need;
+    });
+    document.querySelectorAll("input[name=card], input[name=finish_card]").forEach(function (input) {
+      input.value = sel.length === 1 ? sel[0] : "";
+    });
+    document.querySelectorAll("input[name=cards]").forEach(function (input) { input.value = sel.join(" "); });
+    document.querySelectorAll("input[name=groups]").forEach(function (input) { input.value = groups; });
+  }
+  function postArrangement() {
+    const form = document.getElementById("arrange-form");
+    if (!form) return;
+    syncForms();
+    htmx.trigger(form, "submit");
+  }
+
+  function wire() {
+    const hand = document.getElementById("my-hand");
+    if (!hand) return;
+    hand.querySelectorAll(".card").forEach(function (card) {
+      card.addEventListener("click", function () {
+        card.classList.toggle("selected");
+        syncForms();
+      });
+    });
+    if (window.Sortable && hand.dataset.draggable === "true") {
+      hand.querySelectorAll(".group").forEach(function (group) {
+        Sortable.create(group, {
+          group: "hand",
+          animation: 120,
+          draggable: ".card",
+          onEnd: function (evt) {
+            if (evt.from !== evt.to || evt.oldIndex !== evt.newIndex) postArrangement();
+          },
+        });
+      });
+    }
+    syncForms();
+    tick();
+  }
+  document.addEventListener("DOMContentLoaded", wire);
+  document.addEventListener("htmx:afterSettle", wire);
+  // Keep hidden inputs in step right before any form leaves the page.
+  document.addEventListener("htmx:configRequest", function (evt) {
+    const form = evt.detail.elt;
+    if (form && form.tagName === "FORM" && form.closest("#table-root")) {
+      syncForms();
+      const data = new FormData(form);
+      data.forEach(function (value, key) { evt.detail.parameters[key] = value; });
+    }
+  });
+})();

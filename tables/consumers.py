@@ -1,0 +1,71 @@
+"""WebSockets: push-only channels that tell browsers a table (or the lobby) changed.
+
+A push carries just the new state version; the page re-fetches its own per-viewer view over
+HTTP (see static/js/table.js). Connecting and disconnecting a seated player's socket is
+reported to ``services.seat_set_connected`` (the disconnection policy of RULES.md §4.8)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.template.loader import render_to_string
+
+from . import services
+from .models import Table
+from .realtime import lobby_group, table_group
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    table_id: int
+    group: str
+
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        if not await self._table_exists():
+            await self.close(code=4404)
+            return
+        self.group = table_group(self.table_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self._set_connected(True)
+
+    async def disconnect(self, code: int) -> None:
+        if getattr(self, "group", None):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self._set_connected(False)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Browsers act over HTTP; anything sent here is ignored."""
+
+    async def table_update(self, event: dict[str, Any]) -> None:
+        html = render_to_string("tables/_sync.html", {"version": event["version"]})
+        await self.send(text_data=html)
+
+    @database_sync_to_async
+    def _table_exists(self) -> bool:
+        return Table.objects.filter(pk=self.table_id).exists()
+
+    @database_sync_to_async
+    def _set_connected(self, connected: bool) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            return
+        table = Table.objects.get(pk=self.table_id)
+        services.seat_set_connected(table=table, user=user, connected=connected)
+
+    async def lobby_update(self, event: dict[str, Any]) -> None:
+        """Table sockets are not in the lobby group."""
+
+
+class LobbyConsumer(AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        await self.channel_layer.group_add(lobby_group(), self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(lobby_group(), self.channel_name)
+
+    async def lobby_update(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=render_to_string("tables/_lobby_sync.html", {}))

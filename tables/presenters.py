@@ -1,0 +1,243 @@
+"""Template helpers: turn a per-viewer table view (a dict from the selectors) into what the
+templates show. Presentation only: no rule is decided here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from tables.rules.cards import parse_card
+
+_SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+_RED = {"H", "D"}
+
+
+@dataclass(frozen=True)
+class CardFace:
+    code: str
+    rank: str
+    suit: str
+    symbol: str
+    red: bool
+    joker: bool
+    wild: bool
+
+    @property
+    def label(self) -> str:
+        return "Joker" if self.joker else f"{self.rank}{self.symbol}"
+
+
+def card_face(code: str | None, cut_joker: str | None = None) -> CardFace | None:
+    if not code:
+        return None
+    card = parse_card(code)
+    wild = False
+    if cut_joker:
+        cut = parse_card(cut_joker)
+        wild_rank = 1 if cut.is_printed_joker else cut.rank
+        wild = card.is_printed_joker or card.rank == wild_rank
+    if card.is_printed_joker:
+        return CardFace(card.code, "JK", "", "★", False, True, True)
+    rank = card.code[:-1]
+    return CardFace(card.code, rank, card.suit, _SUIT_SYMBOL[card.suit], card.suit in _RED,
+                    False, wild)
+
+
+def faces(codes: list[str] | None, cut_joker: str | None = None) -> list[CardFace]:
+    return [face for face in (card_face(code, cut_joker) for code in codes or []) if face]
+
+
+def format_seconds_left(deadline: float | None, now: float) -> int | None:
+    if deadline is None:
+        return None
+    return max(0, int(round(deadline - now)))
+
+
+def money(amount: int | None, currency: str) -> str:
+    if amount is None:
+        return ""
+    from ledger.selectors import format_amount
+
+    return str(format_amount(amount, currency))
+
+
+def groups_faces(groups: Any, cut_joker: str | None) -> list[list[CardFace]]:
+    return [faces(list(group), cut_joker) for group in groups or []]
+
+
+_VARIANT_LABELS = {
+    "pool101": "Pool 101",
+    "pool201": "Pool 201",
+    "deals": "Deals",
+    "points": "Points",
+    "classic": "Classic 10-card",
+}
+_KIND_LABELS = {
+    "pure_sequence": "pure sequence",
+    "impure_sequence": "sequence",
+    "set": "set",
+    "invalid": "",
+}
+
+
+def variant_label(variant: str) -> str:
+    return _VARIANT_LABELS.get(variant, variant)
+
+
+def present_table(
+    *, table: Any, game: Any, seats: list[Any], view: dict[str, Any] | None, user: Any, now: float
+) -> dict[str, Any]:
+    """Everything the table template shows to ``user``, from the per-viewer engine view."""
+    from tables.rules.melds import classify_group
+
+    template = table.template
+    currency = template.currency
+    names = {s.seat_no: s for s in seats if s.left_at is None or view is not None}
+    my_seat = next(
+        (s.seat_no for s in seats if user.is_authenticated and s.user_id == user.pk), None
+    )
+    variant = game.variant if game is not None else template.variant
+    stake = game.stake if game is not None else (
+        template.point_value if variant == "points" else template.entry_fee
+    )
+    t: dict[str, Any] = {
+        "table": table,
+        "game": game,
+        "variant": variant,
+        "variant_label": variant_label(variant),
+        "stake_display": (
+            f"{money(stake, currency)} buy-in" if variant == "points" else money(stake, currency)
+        )
+        if stake
+        else "",
+        "version": game.version if game is not None else 0,
+        "my_seat": my_seat,
+        "is_pool": variant in ("pool101", "pool201"),
+        "is_deals": variant == "deals",
+        "view": view or {},
+        "seats_max": template.seats_max,
+        "seats_min": template.seats_min,
+        "allowed": set(),
+    }
+    seat_rows = [
+        {
+            "seat": s.seat_no,
+            "name": s.user.public_name if s.user_id else f"Seat {s.seat_no}",
+            "is_bot": s.is_bot,
+            "is_me": s.seat_no == my_seat,
+        }
+        for s in sorted(seats, key=lambda s: s.seat_no)
+        if s.left_at is None
+    ]
+    t["seats"] = seat_rows
+    t["seated_count"] = len(seat_rows)
+    status = game.status if game is not None else "waiting"
+    t["waiting"] = view is None and status == "waiting"
+    t["joinable"] = status in ("waiting", "finished", "cancelled") and len(seat_rows) < template.seats_max
+    if view is None:
+        if status == "waiting" and game is not None and game.deadline is not None:
+            t["deadline"] = game.deadline.timestamp()
+            t["seconds_left"] = format_seconds_left(t["deadline"], now)
+            t["deadline_kind"] = "start"
+        return t
+
+    def name_of(seat: int) -> str:
+        s = names.get(seat)
+        return s.user.public_name if s is not None and s.user_id else f"Seat {seat}"
+
+    t["allowed"] = set(view.get("allowed") or [])
+    if my_seat is not None and status == "running":
+        t["allowed"].add("leave")
+    t["deadline"] = view.get("deadline")
+    t["deadline_kind"] = view.get("deadline_kind")
+    t["seconds_left"] = format_seconds_left(t["deadline"], now)
+    prize = view.get("prize") or {}
+    if prize.get("net"):
+        t["prize_display"] = money(prize["net"], currency)
+    deal = view.get("deal")
+    cut = deal.get("cut_joker") if deal else None
+    t["deal"] = deal
+    t["cut"] = card_face(cut) if cut else None
+    t["open_top"] = card_face(deal.get("open_top"), cut) if deal else None
+    turn = deal.get("turn") if deal else None
+    t["players"] = [
+        {
+            **p,
+            "name": name_of(p["seat"]),
+            "is_bot": bool(names.get(p["seat"]) and names[p["seat"]].is_bot),
+            "is_me": p["seat"] == my_seat,
+            "is_turn": p["seat"] == turn and view.get("phase") == "turn",
+        }
+        for p in view.get("players", [])
+    ]
+    hand = view.get("hand")
+    if hand and cut:
+        groups = []
+        for group in hand.get("groups") or []:
+            kind = classify_group(group, cut).value if len(group) >= 3 else "invalid"
+            groups.append(
+                {
+                    "cards": faces(group, cut),
+                    "kind": kind,
+                    "kind_label": _KIND_LABELS.get(kind, kind.replace("_", " ")),
+                    "valid": kind != "invalid",
+                }
+            )
+        t["hand"] = {**hand, "groups": groups}
+    show = deal.get("show") if deal else None
+    if show:
+        t["show"] = {"name": name_of(show["seat"]), "groups": groups_faces(show["groups"], cut)}
+    last = view.get("last_deal")
+    if last:
+        t["last_deal"] = _present_last_deal(last, name_of, view, cut)
+    rejoin = view.get("rejoin")
+    if rejoin:
+        t["rejoin"] = {**rejoin, "amount_display": money(rejoin.get("amount"), currency)}
+    split = view.get("split")
+    if split:
+        accepted = set(split.get("accepted") or [])
+        t["split"] = {
+            **split,
+            "amounts": [
+                {
+                    "name": name_of(a["seat"]),
+                    "display": money(a["amount"], currency),
+                    "accepted": a["seat"] in accepted,
+                }
+                for a in split.get("amounts", [])
+            ],
+        }
+    result = view.get("result")
+    if result:
+        t["result"] = {
+            **result,
+            "payouts": [
+                {"name": name_of(p["seat"]), "display": money(p["amount"], currency)}
+                for p in result.get("payouts", [])
+                if p["amount"] > 0
+            ],
+            "fee_display": money(result.get("fee"), currency),
+        }
+    return t
+
+
+def _present_last_deal(
+    last: dict[str, Any], name_of: Any, view: dict[str, Any], cut: str | None
+) -> dict[str, Any]:
+    players = {p["seat"]: p for p in view.get("players", [])}
+    cut_code = last.get("cut_joker") or cut
+    rows = []
+    for r in last.get("results", []):
+        seat = r["seat"]
+        rows.append(
+            {
+                "name": name_of(seat),
+                "winner": seat == last.get("winner"),
+                "outcome": str(r.get("outcome", "")).replace("_", " "),
+                "points": r.get("points"),
+                "groups": groups_faces(r.get("groups") or [], cut_code),
+                "total": players.get(seat, {}).get("total"),
+                "chips": players.get(seat, {}).get("chips"),
+            }
+        )
+    return {"number": last.get("number"), "rows": rows}
