@@ -43,5 +43,134 @@ def demo_seed() -> list[str]:
     return lines
 
 
+DEMO_CASH = 1_000_00  # minor units: 1,000.00
+DEMO_PRACTICE = 10_000
+
+# (name, template fields): a few tables of every kind, cash and practice.
+DEMO_TEMPLATES: tuple[tuple[str, dict[str, object]], ...] = (
+    (
+        "Practice Pool 101",
+        {
+            "variant": "pool101",
+            "seats_min": 3,
+            "seats_max": 3,
+            "currency": "practice",
+            "entry_fee": 100,
+            "practice": True,
+            "bot_count": 2,
+        },
+    ),
+    (
+        "Practice Points",
+        {
+            "variant": "points",
+            "seats_min": 2,
+            "seats_max": 2,
+            "currency": "practice",
+            "point_value": 1,
+            "practice": True,
+            "bot_count": 1,
+        },
+    ),
+    (
+        "Practice Classic",
+        {
+            "variant": "classic",
+            "seats_min": 2,
+            "seats_max": 2,
+            "currency": "practice",
+            "entry_fee": 100,
+            "practice": True,
+            "bot_count": 1,
+        },
+    ),
+    (
+        "Pool 101",
+        {
+            "variant": "pool101",
+            "seats_min": 2,
+            "seats_max": 3,
+            "currency": "cash",
+            "entry_fee": 10_00,
+            "platform_fee_bps": 1000,
+        },
+    ),
+    (
+        "Pool 201",
+        {
+            "variant": "pool201",
+            "seats_min": 2,
+            "seats_max": 6,
+            "currency": "cash",
+            "entry_fee": 25_00,
+            "platform_fee_bps": 1000,
+        },
+    ),
+    (
+        "Best of 2 deals",
+        {
+            "variant": "deals",
+            "seats_min": 2,
+            "seats_max": 2,
+            "currency": "cash",
+            "entry_fee": 20_00,
+            "platform_fee_bps": 1000,
+        },
+    ),
+    (
+        "Points 0.50",
+        {
+            "variant": "points",
+            "seats_min": 2,
+            "seats_max": 6,
+            "currency": "cash",
+            "point_value": 50,
+            "platform_fee_bps": 1000,
+        },
+    ),
+    (
+        "Classic ring",
+        {
+            "variant": "classic",
+            "seats_min": 2,
+            "seats_max": 4,
+            "currency": "cash",
+            "entry_fee": 10_00,
+            "platform_fee_bps": 1000,
+        },
+    ),
+)
+
+
 def _demo_money_and_tables(players: list[User]) -> list[str]:
-    return []
+    from ledger.services import wallet_deposit
+    from tables.models import TableTemplate
+    from tables.services import table_create
+
+    lines = []
+    for player in players:
+        wallet_deposit(
+            user=player,
+            currency="cash",
+            amount=DEMO_CASH,
+            idempotency_key=f"demo:fund:{player.pk}:cash",
+            memo="Demo funds",
+        )
+        wallet_deposit(
+            user=player,
+            currency="practice",
+            amount=DEMO_PRACTICE,
+            idempotency_key=f"demo:fund:{player.pk}:practice",
+            memo="Practice chips",
+        )
+    lines.append("demo players funded (cash and practice chips)")
+    for name, fields in DEMO_TEMPLATES:
+        template = TableTemplate.objects.filter(name=name).first()
+        if template is None:
+            template = TableTemplate(name=name, **fields)
+            template.full_clean()
+            template.save()
+        if not template.tables.exists():
+            table_create(template=template, name=name)
+            lines.append(f"table '{name}' created")
+    return lines

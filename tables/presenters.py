@@ -56,9 +56,17 @@ def format_seconds_left(deadline: float | None, now: float) -> int | None:
 def money(amount: int | None, currency: str) -> str:
     if amount is None:
         return ""
-    from ledger.selectors import format_amount
+    from ledger.currencies import format_amount
 
     return str(format_amount(amount, currency))
+
+
+def sort_codes(codes: list[str]) -> list[str]:
+    """Cards in suit then rank order, for showing a hand that has no arrangement."""
+    order = {"S": 0, "H": 1, "C": 2, "D": 3, "": 4}
+    cards = [parse_card(code) for code in codes]
+    cards.sort(key=lambda c: (order[c.suit], c.rank))
+    return [c.code for c in cards]
 
 
 def groups_faces(groups: Any, cut_joker: str | None) -> list[list[CardFace]]:
@@ -171,7 +179,18 @@ def present_table(
         for p in view.get("players", [])
     ]
     hand = view.get("hand")
-    if hand and cut:
+    if hand and variant == "classic":
+        t["hand"] = {
+            **hand,
+            "count": hand.get("points"),
+            "groups": [{"cards": faces(sort_codes(hand.get("cards") or [])), "kind": "hand",
+                        "kind_label": "", "valid": False}],
+        }
+        t["melds"] = [
+            {**m, "cards": faces(m["cards"]), "owner_name": name_of(m["owner"])}
+            for m in (deal or {}).get("melds", [])
+        ]
+    elif hand and cut:
         groups = []
         for group in hand.get("groups") or []:
             kind = classify_group(group, cut).value if len(group) >= 3 else "invalid"
@@ -235,7 +254,7 @@ def _present_last_deal(
                 "winner": seat == last.get("winner"),
                 "outcome": str(r.get("outcome", "")).replace("_", " "),
                 "points": r.get("points"),
-                "groups": groups_faces(r.get("groups") or [], cut_code),
+                "groups": groups_faces(r.get("groups") or [r.get("cards") or []], cut_code),
                 "total": players.get(seat, {}).get("total"),
                 "chips": players.get(seat, {}).get("chips"),
             }

@@ -172,7 +172,7 @@ def _action_payload(action: str, post: Any) -> dict[str, Any]:
             payload[key] = raw == "true"
         elif key == "cards":
             payload[key] = raw.split()
-        elif key in ("meld", "target"):
+        elif key == "meld_id":
             try:
                 payload[key] = int(raw)
             except ValueError as exc:

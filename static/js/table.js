@@ -45,11 +45,11 @@
 
   // --- the hand: selection, drag and drop, arrangement ------------------------------------------
   function selectedCodes() {
-    return Array.from(document.querySelectorAll("#my-hand .card.selected")).map(function (c) { return c.dataset.code; });
+    return Array.from(document.querySelectorAll("#my-hand .pcard.selected")).map(function (c) { return c.dataset.code; });
   }
   function currentGroups() {
     return Array.from(document.querySelectorAll("#my-hand .group")).map(function (g) {
-      return Array.from(g.querySelectorAll(".card")).map(function (c) { return c.dataset.code; });
+      return Array.from(g.querySelectorAll(".pcard")).map(function (c) { return c.dataset.code; });
     }).filter(function (g) { return g.length > 0; });
   }
   function syncForms() {
@@ -63,6 +63,7 @@
       input.value = sel.length === 1 ? sel[0] : "";
     });
     document.querySelectorAll("input[name=cards]").forEach(function (input) { input.value = sel.join(" "); });
+    document.querySelectorAll("input[name=melds]").forEach(function (input) { input.value = JSON.stringify([sel]); });
     document.querySelectorAll("input[name=groups]").forEach(function (input) { input.value = groups; });
   }
   function postArrangement() {
@@ -75,7 +76,7 @@
   function wire() {
     const hand = document.getElementById("my-hand");
     if (!hand) return;
-    hand.querySelectorAll(".card").forEach(function (card) {
+    hand.querySelectorAll(".pcard").forEach(function (card) {
       card.addEventListener("click", function () {
         card.classList.toggle("selected");
         syncForms();
@@ -86,7 +87,7 @@
         Sortable.create(group, {
           group: "hand",
           animation: 120,
-          draggable: ".card",
+          draggable: ".pcard",
           onEnd: function (evt) {
             if (evt.from !== evt.to || evt.oldIndex !== evt.newIndex) postArrangement();
           },
