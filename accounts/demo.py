@@ -25,7 +25,7 @@ def _user(username: str, display_name: str, *, staff: bool = False) -> tuple[Use
 def demo_seed() -> list[str]:
     lines: list[str] = []
     role_groups_ensure()
-    staff, created = _user("staff", "Staff", staff=True)
+    _, created = _user("staff", "Staff", staff=True)
     lines.append(f"staff user 'staff' {'created' if created else 'exists'}")
     support, created = _user("support", "Support")
     if not support.is_staff:

@@ -12,8 +12,10 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 
 from tables.routing import websocket_urlpatterns  # noqa: E402
+from tables.timer_loop import TimerLoopMiddleware  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
@@ -23,3 +25,7 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+if settings.TIMERS_BACKEND == "loop":
+    # Embedded default: the web process fires the timers itself (see tables/timer_loop.py).
+    application = TimerLoopMiddleware(application)  # type: ignore[assignment]

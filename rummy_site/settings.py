@@ -10,6 +10,7 @@ without ``SECRET_KEY`` and ``ALLOWED_HOSTS``.
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -122,7 +123,12 @@ else:
                 "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
             },
             # A file, not memory, so a live server process in the browser tests can share it.
-            "TEST": {"NAME": os.environ.get("SQLITE_TEST_PATH", str(BASE_DIR / "test-db.sqlite3"))},
+            "TEST": {
+                "NAME": os.environ.get(
+                    "SQLITE_TEST_PATH",
+                    os.path.join(tempfile.gettempdir(), f"rummy-test-{os.getpid()}.sqlite3"),
+                )
+            },
         }
     }
 DATABASE_IS_POSTGRES = DATABASES["default"]["ENGINE"].endswith("postgresql")

@@ -4,3 +4,9 @@ from django.apps import AppConfig
 class TablesConfig(AppConfig):
     name = "tables"
     verbose_name = "Tables and games"
+
+    def ready(self) -> None:
+        # Give the ledger's reconciliation the game facts (pots, entry fees, settlements).
+        from .reconcile import register
+
+        register()

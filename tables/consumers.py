@@ -13,7 +13,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
 from . import services
-from .models import Table
+from .models import Game, Table
 from .realtime import lobby_group, table_group
 
 
@@ -30,6 +30,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self._set_connected(True)
+        # Tell the page the current version at once: a page that missed pushes while it loaded
+        # or while its socket was down sees the gap and re-fetches its view.
+        await self.table_update({"version": await self._current_version()})
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "group", None):
@@ -46,6 +49,16 @@ class TableConsumer(AsyncWebsocketConsumer):
     @database_sync_to_async
     def _table_exists(self) -> bool:
         return Table.objects.filter(pk=self.table_id).exists()
+
+    @database_sync_to_async
+    def _current_version(self) -> int:
+        version = (
+            Game.objects.filter(table_id=self.table_id)
+            .order_by("-pk")
+            .values_list("version", flat=True)
+            .first()
+        )
+        return int(version or 0)
 
     @database_sync_to_async
     def _set_connected(self, connected: bool) -> None:

@@ -39,8 +39,9 @@ def card_face(code: str | None, cut_joker: str | None = None) -> CardFace | None
     if card.is_printed_joker:
         return CardFace(card.code, "JK", "", "★", False, True, True)
     rank = card.code[:-1]
-    return CardFace(card.code, rank, card.suit, _SUIT_SYMBOL[card.suit], card.suit in _RED,
-                    False, wild)
+    return CardFace(
+        card.code, rank, card.suit, _SUIT_SYMBOL[card.suit], card.suit in _RED, False, wild
+    )
 
 
 def faces(codes: list[str] | None, cut_joker: str | None = None) -> list[CardFace]:
@@ -50,7 +51,7 @@ def faces(codes: list[str] | None, cut_joker: str | None = None) -> list[CardFac
 def format_seconds_left(deadline: float | None, now: float) -> int | None:
     if deadline is None:
         return None
-    return max(0, int(round(deadline - now)))
+    return max(0, round(deadline - now))
 
 
 def money(amount: int | None, currency: str) -> str:
@@ -92,22 +93,20 @@ def variant_label(variant: str) -> str:
     return _VARIANT_LABELS.get(variant, variant)
 
 
-def present_table(
-    *, table: Any, game: Any, seats: list[Any], view: dict[str, Any] | None, user: Any, now: float
-) -> dict[str, Any]:
-    """Everything the table template shows to ``user``, from the per-viewer engine view."""
+def present_table(*, data: dict[str, Any], user: Any, now: float) -> dict[str, Any]:
+    """Everything the table template shows to ``user``, from ``selectors.table_for_viewer``."""
     from tables.rules.melds import classify_group
 
-    template = table.template
-    currency = template.currency
-    names = {s.seat_no: s for s in seats if s.left_at is None or view is not None}
-    my_seat = next(
-        (s.seat_no for s in seats if user.is_authenticated and s.user_id == user.pk), None
-    )
+    table = data["table"]
+    template = data["template"]
+    game = data["game"]
+    view = data["view"]
+    currency = data["currency"]
+    my_seat = data["my_seat"]
     variant = game.variant if game is not None else template.variant
-    stake = game.stake if game is not None else (
-        template.point_value if variant == "points" else template.entry_fee
-    )
+    stake = data["stake"] or (template.point_value if variant == "points" else template.entry_fee)
+    seats = data["seats"]
+    names = {s["seat_no"]: s for s in seats}
     t: dict[str, Any] = {
         "table": table,
         "game": game,
@@ -115,50 +114,37 @@ def present_table(
         "variant_label": variant_label(variant),
         "stake_display": (
             f"{money(stake, currency)} buy-in" if variant == "points" else money(stake, currency)
-        )
-        if stake
-        else "",
-        "version": game.version if game is not None else 0,
+        ),
+        "version": data["version"],
         "my_seat": my_seat,
         "is_pool": variant in ("pool101", "pool201"),
         "is_deals": variant == "deals",
         "view": view or {},
-        "seats_max": template.seats_max,
+        "seats_max": data["seats_max"],
         "seats_min": template.seats_min,
-        "allowed": set(),
+        "allowed": set(data["allowed"]),
+        "joinable": data["can_join"],
     }
-    seat_rows = [
-        {
-            "seat": s.seat_no,
-            "name": s.user.public_name if s.user_id else f"Seat {s.seat_no}",
-            "is_bot": s.is_bot,
-            "is_me": s.seat_no == my_seat,
-        }
-        for s in sorted(seats, key=lambda s: s.seat_no)
-        if s.left_at is None
+    t["seats"] = [
+        {"seat": s["seat_no"], "name": s["name"], "is_bot": s["is_bot"], "is_me": s["me"]}
+        for s in seats
+        if not s["left"]
     ]
-    t["seats"] = seat_rows
-    t["seated_count"] = len(seat_rows)
-    status = game.status if game is not None else "waiting"
-    t["waiting"] = view is None and status == "waiting"
-    t["joinable"] = status in ("waiting", "finished", "cancelled") and len(seat_rows) < template.seats_max
+    t["seated_count"] = len(t["seats"])
+    t["waiting"] = data["game_status"] in (None, "waiting")
+    if data["deadline"] is not None:
+        t["deadline"] = data["deadline"].timestamp()
+        t["deadline_kind"] = data["deadline_kind"]
+        t["seconds_left"] = format_seconds_left(t["deadline"], now)
+    if data["can_leave"]:
+        t["allowed"].add("leave")
     if view is None:
-        if status == "waiting" and game is not None and game.deadline is not None:
-            t["deadline"] = game.deadline.timestamp()
-            t["seconds_left"] = format_seconds_left(t["deadline"], now)
-            t["deadline_kind"] = "start"
         return t
 
     def name_of(seat: int) -> str:
         s = names.get(seat)
-        return s.user.public_name if s is not None and s.user_id else f"Seat {seat}"
+        return str(s["name"]) if s is not None else f"Seat {seat}"
 
-    t["allowed"] = set(view.get("allowed") or [])
-    if my_seat is not None and status == "running":
-        t["allowed"].add("leave")
-    t["deadline"] = view.get("deadline")
-    t["deadline_kind"] = view.get("deadline_kind")
-    t["seconds_left"] = format_seconds_left(t["deadline"], now)
     prize = view.get("prize") or {}
     if prize.get("net"):
         t["prize_display"] = money(prize["net"], currency)
@@ -172,7 +158,7 @@ def present_table(
         {
             **p,
             "name": name_of(p["seat"]),
-            "is_bot": bool(names.get(p["seat"]) and names[p["seat"]].is_bot),
+            "is_bot": bool(names.get(p["seat"]) and names[p["seat"]]["is_bot"]),
             "is_me": p["seat"] == my_seat,
             "is_turn": p["seat"] == turn and view.get("phase") == "turn",
         }
@@ -183,8 +169,14 @@ def present_table(
         t["hand"] = {
             **hand,
             "count": hand.get("points"),
-            "groups": [{"cards": faces(sort_codes(hand.get("cards") or [])), "kind": "hand",
-                        "kind_label": "", "valid": False}],
+            "groups": [
+                {
+                    "cards": faces(sort_codes(hand.get("cards") or [])),
+                    "kind": "hand",
+                    "kind_label": "",
+                    "valid": False,
+                }
+            ],
         }
         t["melds"] = [
             {**m, "cards": faces(m["cards"]), "owner_name": name_of(m["owner"])}

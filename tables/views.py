@@ -15,46 +15,38 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from . import presenters, services
-from .models import Game, Seat, Table
+from . import presenters, selectors, services
+from .models import LIVE_GAME_STATUSES, Game, Seat, Table
 from .rules.errors import RulesError
-
-ACTION_STATUS = {services.StaleAction: 409}
 
 
 def _tables_rows(user: Any) -> list[dict[str, Any]]:
+    """Lobby rows with what the page shows: stakes as money, whether the viewer sits there."""
+    mine = set()
+    if user.is_authenticated:
+        mine = set(
+            Seat.objects.filter(
+                user=user, left_at__isnull=True, game__status__in=LIVE_GAME_STATUSES
+            ).values_list("game__table_id", flat=True)
+        )
     rows = []
-    tables = (
-        Table.objects.filter(template__is_active=True)
-        .exclude(status="closed")
-        .select_related("template")
-        .order_by("template__practice", "template__variant", "pk")
-    )
-    for table in tables:
-        game = table.games.order_by("-pk").first()
-        seated = []
-        if game is not None and game.status in ("waiting", "running"):
-            seated = [s for s in game.seats.all() if s.left_at is None]
-        template = table.template
-        stake = template.point_value if template.variant == "points" else template.entry_fee
-        status = game.status if game is not None else "waiting"
+    for row in selectors.lobby_tables():
+        currency = row["currency"]
+        if row["variant"] == "points":
+            stake = f"{presenters.money(row['point_value'], currency)} / point"
+        else:
+            stake = presenters.money(row["entry_fee"], currency)
+        running = row["game_status"] == "running"
         rows.append(
             {
-                "id": table.pk,
-                "name": table.name,
-                "practice": template.practice,
-                "variant_label": presenters.variant_label(template.variant),
-                "stake_display": (
-                    f"{presenters.money(stake, template.currency)} / point"
-                    if template.variant == "points"
-                    else presenters.money(stake, template.currency)
-                ),
-                "seated": len(seated),
-                "seats_max": template.seats_max,
-                "status_label": {"running": "playing", "waiting": "open"}.get(status, "open"),
-                "joinable": status != "running" and len(seated) < template.seats_max,
-                "you_are_seated": user.is_authenticated
-                and any(s.user_id == user.pk for s in seated),
+                **row,
+                "variant_label": presenters.variant_label(row["variant"]),
+                "stake_display": stake,
+                "seated": row["seats_taken"],
+                "seats_max": row["seats_total"],
+                "status_label": "playing" if running else "open",
+                "joinable": not running and row["seats_taken"] < row["seats_total"],
+                "you_are_seated": row["id"] in mine,
             }
         )
     return rows
@@ -73,27 +65,8 @@ def _table_or_404(table_id: int) -> Table:
 
 
 def _viewer_context(request: HttpRequest, table: Table) -> dict[str, Any]:
-    game = Game.objects.filter(table=table).order_by("-pk").first()
-    seats: list[Seat] = []
-    view = None
-    if game is not None:
-        seats = list(game.seats.select_related("user").order_by("seat_no"))
-        state = services.game_state(game)
-        if state is not None:
-            my_seat = next(
-                (
-                    s.seat_no
-                    for s in seats
-                    if request.user.is_authenticated and s.user_id == request.user.pk
-                ),
-                None,
-            )
-            view = services._engine(game.variant).view(state, my_seat)
-    return {
-        "t": presenters.present_table(
-            table=table, game=game, seats=seats, view=view, user=request.user, now=time.time()
-        )
-    }
+    data = selectors.table_for_viewer(table=table, user=request.user)
+    return {"t": presenters.present_table(data=data, user=request.user, now=time.time())}
 
 
 @require_GET
@@ -188,7 +161,7 @@ def table_act(request: HttpRequest, table_id: int) -> HttpResponse:
     """One player action. Success and refusal both answer with the viewer's fresh table partial;
     a refusal carries the reason and changes nothing."""
     table = _table_or_404(table_id)
-    game = Game.objects.filter(table=table).order_by("-pk").first()
+    game = Game.objects.filter(table=table, status__in=LIVE_GAME_STATUSES).order_by("-pk").first()
     error = ""
     status = 200
     try:
@@ -199,6 +172,11 @@ def table_act(request: HttpRequest, table_id: int) -> HttpResponse:
         except ValueError as exc:
             raise BadForm("Missing or malformed game version.") from exc
         action = request.POST.get("action", "")
+        if action == "arrange":
+            # Arranging is not a move: it sets the order of the player's own cards, and the
+            # engine accepts it only if it holds exactly the cards in hand. So it applies to
+            # the current version (a push that landed meanwhile must not lose a drag).
+            version = game.version
         if action == "sort":
             services.deal_sort(game_id=game.pk, user=request.user, expected_version=version)
         elif action == "leave":

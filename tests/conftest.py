@@ -20,7 +20,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         needs_pg = item.get_closest_marker("postgres") is not None
         needs_redis = item.get_closest_marker("redis") is not None
-        if (needs_pg and not settings.DATABASE_IS_POSTGRES) or (needs_redis and not settings.REDIS_URL):
+        missing_pg = needs_pg and not settings.DATABASE_IS_POSTGRES
+        if missing_pg or (needs_redis and not settings.REDIS_URL):
             deselected.append(item)
         else:
             kept.append(item)

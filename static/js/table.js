@@ -10,26 +10,34 @@
     const el = root();
     return el ? parseInt(el.dataset.version || "-1", 10) : -1;
   }
+  let dragging = false;
+  let refetchPending = false;
   function refetch() {
     const el = root();
     if (!el || !window.htmx) return;
+    // Never swap the hand away under a card being dragged: fetch once the drop is done.
+    if (dragging) { refetchPending = true; return; }
     htmx.ajax("GET", el.dataset.viewUrl, { target: "#table-root", swap: "outerHTML" });
   }
 
-  // A push: <div id="table-sync" data-version="N">. Re-fetch when the server moved on.
-  document.addEventListener("htmx:oobAfterSwap", function (evt) {
-    const target = evt.detail.target;
-    if (target && target.id === "table-sync") {
-      const pushed = parseInt(target.dataset.version || "-1", 10);
+  // A push is a tiny fragment carrying the new version: <div id="table-sync" data-version="N">.
+  // Re-fetch this viewer's own view when the server moved past what the page shows.
+  document.addEventListener("htmx:wsAfterMessage", function (evt) {
+    const text = String(evt.detail.message || "");
+    const match = text.match(/id="table-sync"[^>]*data-version="(\d+)"/);
+    if (match) {
+      const pushed = parseInt(match[1], 10);
       if (pushed > shownVersion()) refetch();
+      // Tells a watcher (and the browser tests) that the live channel is up and in step.
+      document.documentElement.dataset.liveVersion = String(pushed);
     }
-    if (target && target.id === "lobby-sync") {
+    if (text.indexOf('id="lobby-sync"') !== -1) {
       const lobby = document.getElementById("lobby-tables");
       if (lobby) htmx.ajax("GET", lobby.dataset.url, { target: "#lobby-tables", swap: "outerHTML" });
     }
   });
-  // (Re)connected: whatever happened meanwhile, fetch the current view.
-  document.addEventListener("htmx:wsOpen", function () { if (root()) refetch(); });
+  // On every (re)connection the server first sends its current version, so a gap while the
+  // socket was down is caught by the handler above.
 
   // --- countdown -----------------------------------------------------------------------------
   function tick() {
@@ -49,7 +57,8 @@
   }
   function currentGroups() {
     return Array.from(document.querySelectorAll("#my-hand .group")).map(function (g) {
-      return Array.from(g.querySelectorAll(".pcard")).map(function (c) { return c.dataset.code; });
+      // Skip the floating copy SortableJS shows under the pointer while dragging.
+      return Array.from(g.querySelectorAll(".pcard:not(.sortable-fallback)")).map(function (c) { return c.dataset.code; });
     }).filter(function (g) { return g.length > 0; });
   }
   function syncForms() {
@@ -70,12 +79,13 @@
     const form = document.getElementById("arrange-form");
     if (!form) return;
     syncForms();
-    htmx.trigger(form, "submit");
+    form.requestSubmit();
   }
 
   function wire() {
     const hand = document.getElementById("my-hand");
-    if (!hand) return;
+    if (!hand || hand.dataset.wired === "true") { syncForms(); return; }
+    hand.dataset.wired = "true";
     hand.querySelectorAll(".pcard").forEach(function (card) {
       card.addEventListener("click", function () {
         card.classList.toggle("selected");
@@ -88,8 +98,18 @@
           group: "hand",
           animation: 120,
           draggable: ".pcard",
+          forceFallback: true,  // pointer events: the same on phones, tablets and desktops
+          fallbackOnBody: true,
+          onStart: function () { dragging = true; },
           onEnd: function (evt) {
-            if (evt.from !== evt.to || evt.oldIndex !== evt.newIndex) postArrangement();
+            dragging = false;
+            if (evt.from !== evt.to || evt.oldIndex !== evt.newIndex) {
+              refetchPending = false;  // the answer to the arrangement is the fresh view
+              setTimeout(postArrangement, 0);
+            } else if (refetchPending) {
+              refetchPending = false;
+              refetch();
+            }
           },
         });
       });

@@ -52,20 +52,29 @@ def _server_env() -> dict[str, str]:
     return env
 
 
-@pytest.fixture(scope="session")
-def live_server_url(django_db_setup: None, django_db_blocker: pytest.FixtureRequest) -> Iterator[str]:
+@pytest.fixture
+def live_server_url(transactional_db: None) -> Iterator[str]:
+    """A daphne process per test, stopped before the test database is flushed (the server's
+    timers and computer players write to it while it runs)."""
     port = _free_port()
     env = _server_env()
-    log = open(ROOT / "test-results-daphne.log", "w")  # noqa: SIM115
+    log = open(ROOT / "test-results-daphne.log", "a")  # noqa: SIM115
     procs = [
         subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-             "rummy_site.asgi:application"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-        ),
-        subprocess.Popen(
-            [sys.executable, "manage.py", "run_timers", "--interval", "0.2"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(port),
+                "rummy_site.asgi:application",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
         ),
     ]
     deadline = time.monotonic() + 30
@@ -77,7 +86,9 @@ def live_server_url(django_db_setup: None, django_db_blocker: pytest.FixtureRequ
             if time.monotonic() > deadline or procs[0].poll() is not None:
                 for proc in procs:
                     proc.kill()
-                raise RuntimeError("the live daphne server did not start; see test-results-daphne.log")
+                raise RuntimeError(
+                    "the live daphne server did not start; see test-results-daphne.log"
+                ) from None
             time.sleep(0.2)
     try:
         yield f"http://127.0.0.1:{port}"
@@ -105,7 +116,7 @@ def browser() -> Iterator[object]:
 
 
 @pytest.fixture
-def page(browser, live_server_url, transactional_db) -> Iterator[object]:
+def page(browser, transactional_db, live_server_url) -> Iterator[object]:
     context = browser.new_context(base_url=live_server_url, viewport={"width": 1280, "height": 860})
     context.set_default_timeout(10_000)
     pg = context.new_page()
@@ -114,7 +125,7 @@ def page(browser, live_server_url, transactional_db) -> Iterator[object]:
 
 
 @pytest.fixture
-def new_page(browser, live_server_url, transactional_db):
+def new_page(browser, transactional_db, live_server_url):
     """Open further pages (other players) in their own browser contexts."""
     contexts = []
 

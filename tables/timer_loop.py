@@ -1,0 +1,40 @@
+"""The embedded default's timers: a sweep every half second inside the web server's own event
+loop, so pushes from fired timers (turn timeouts, computer players) reach the sockets of the
+in-memory channel layer. With Redis configured, Celery fires the timers instead.
+
+``TimerLoopMiddleware`` wraps the ASGI application and starts the loop on the first
+connection (daphne has no lifespan events)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from channels.db import database_sync_to_async
+
+logger = logging.getLogger(__name__)
+
+
+async def timer_loop(*, interval: float = 0.5) -> None:
+    from . import services
+
+    sweep = database_sync_to_async(services.timers_sweep)
+    while True:
+        try:
+            await sweep()
+        except Exception:  # a failed sweep is retried on the next tick
+            logger.exception("timer sweep failed")
+        await asyncio.sleep(interval)
+
+
+class TimerLoopMiddleware:
+    def __init__(self, app: Any, *, interval: float = 0.5) -> None:
+        self.app = app
+        self.interval = interval
+        self.task: asyncio.Task[None] | None = None
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        if self.task is None and scope.get("type") in ("http", "websocket"):
+            self.task = asyncio.get_running_loop().create_task(timer_loop(interval=self.interval))
+        return await self.app(scope, receive, send)

@@ -1,0 +1,215 @@
+"""What a player sees and does at a table, in a real browser against a live daphne."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from tests.browser.conftest import login
+
+PASSWORD = "tiles-and-tigers-42"
+
+
+@pytest.fixture
+def practice_table(transactional_db):
+    from tables.models import TableTemplate
+    from tables.services import table_create
+
+    # Deals with two players: nobody may drop, so the deal lasts while the test plays it.
+    template = TableTemplate(
+        name="Browser practice",
+        variant="deals",
+        seats_min=2,
+        seats_max=2,
+        currency="practice",
+        entry_fee=100,
+        practice=True,
+        bot_count=1,
+        bot_delay_s=0.3,
+        turn_s=60,
+        extra_time_s=0,
+    )
+    template.full_clean()
+    template.save()
+    return table_create(template=template, name="Browser practice")
+
+
+@pytest.fixture
+def funded_player(transactional_db):
+    from ledger.services import wallet_deposit
+
+    user = get_user_model().objects.create_user(
+        username="meera", password=PASSWORD, display_name="Meera"
+    )
+    wallet_deposit(user=user, currency="practice", amount=1000, idempotency_key="t:fund:meera")
+    return user
+
+
+def _wait_my_turn(page):
+    try:
+        page.wait_for_selector(".act-pick_closed button", timeout=20_000)
+    except Exception:
+        from tables.models import Move
+
+        for m in Move.objects.order_by("pk"):
+            print(
+                "MOVE", m.version, m.seat_no, m.action, m.payload, [e.get("type") for e in m.events]
+            )
+        raise
+
+
+def _wait_live(page) -> None:
+    """The socket is up and the page shows at least the version the server announced."""
+    page.wait_for_function(
+        "() => document.documentElement.dataset.liveVersion !== undefined"
+        " && document.getElementById('table-root')"
+        " && +document.getElementById('table-root').dataset.version"
+        " >= +document.documentElement.dataset.liveVersion"
+    )
+
+
+def _drag(page, source, target) -> None:
+    """Drag with real pointer movements, as a finger or a mouse would. The target is measured
+    again once the drag has started: lifting the card reflows the hand."""
+    box = source.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2 + 8, box["y"] + 8, steps=4)
+    page.wait_for_timeout(100)
+    to = target.bounding_box()
+    page.mouse.move(to["x"] + to["width"] / 2, to["y"] + to["height"] / 2, steps=15)
+    page.wait_for_timeout(100)
+    to = target.bounding_box()
+    page.mouse.move(to["x"] + to["width"] / 2 + 1, to["y"] + to["height"] / 2, steps=2)
+    page.mouse.up()
+
+
+def _hand_codes(page) -> list[str]:
+    return page.eval_on_selector_all("#my-hand .pcard", "els => els.map(e => e.dataset.code)")
+
+
+def test_a_player_joins_a_practice_table_picks_and_discards(page, practice_table, funded_player):
+    login(page, "meera", PASSWORD)
+    row = page.locator("tr.lobby-row", has_text="Browser practice")
+    row.locator("button", has_text="Join").click()
+    page.wait_for_url(re.compile(r"/tables/\d+/$"))
+    # 13 cards of my own; the computer player's cards are not in the page at all.
+    page.wait_for_selector("#my-hand .pcard")
+    assert len(_hand_codes(page)) == 13
+    assert "100 chips" in page.locator(".table-head").inner_text()
+    _wait_my_turn(page)
+    page.click(".act-pick_closed button")
+    page.wait_for_function("document.querySelectorAll('#my-hand .pcard').length === 14")
+    hand = _hand_codes(page)
+    assert len(hand) == 14
+    discard_button = page.locator(".act-discard button")
+    assert discard_button.is_disabled()
+    page.locator("#my-hand .pcard").first.click()
+    assert discard_button.is_enabled()
+    discarded = hand[0]
+    discard_button.click()
+    page.wait_for_function("document.querySelectorAll('#my-hand .pcard').length === 13")
+    # The discarded card is now on top of the open deck (until the computer picks it).
+    from tables.models import Move
+
+    assert Move.objects.filter(action="discard", actor__username="meera").exists()
+    payload = Move.objects.filter(action="discard", actor__username="meera").last().payload
+    assert payload["card"] == discarded
+
+
+def test_drag_and_drop_and_sort_save_the_arrangement_on_the_server(
+    page, practice_table, funded_player
+):
+    from tables.models import Game
+
+    login(page, "meera", PASSWORD)
+    page.locator("tr.lobby-row", has_text="Browser practice").locator("button").click()
+    page.wait_for_selector("#my-hand .pcard")
+    _wait_live(page)
+    groups_before = page.locator("#my-hand .group:not(.new-group)").count()
+    first_card = page.locator("#my-hand .group").first.locator(".pcard").first
+    code = first_card.get_attribute("data-code")
+    with page.expect_response(
+        lambda r: "/act" in r.url and "action=arrange" in (r.request.post_data or "")
+    ) as answer:
+        _drag(page, first_card, page.locator("#my-hand .new-group"))
+    assert answer.value.status == 200
+    page.wait_for_function(
+        "code => Array.from(document.querySelectorAll('#my-hand .group:not(.new-group)'))"
+        ".some(g => g.querySelectorAll('.pcard').length === 1"
+        " && g.querySelector('.pcard').dataset.code === code)",
+        arg=code,
+    )
+    # Reload: the arrangement came back from the server, not from the browser.
+    page.reload()
+    page.wait_for_selector("#my-hand .pcard")
+    singles = page.eval_on_selector_all(
+        "#my-hand .group:not(.new-group)",
+        "gs => gs.filter(g => g.querySelectorAll('.pcard').length === 1)"
+        ".map(g => g.querySelector('.pcard').dataset.code)",
+    )
+    assert code in singles
+    assert page.locator("#my-hand .group:not(.new-group)").count() >= groups_before
+    # Sort: the server's best arrangement; every card is still there.
+    cards_before = sorted(_hand_codes(page))
+    page.click(".act-sort button")
+    page.wait_for_timeout(500)
+    page.wait_for_selector("#my-hand .pcard")
+    assert sorted(_hand_codes(page)) == cards_before
+    game = Game.objects.filter(table=practice_table).latest("pk")
+    seat_no = game.seats.get(user__username="meera").seat_no
+    hands = {h["seat"]: h for h in game.state["deal"]["hands"]}
+    saved = [card for group in hands[seat_no]["groups"] for card in group]
+    assert sorted(saved) == sorted(_hand_codes(page))
+
+
+def test_an_out_of_turn_or_stale_action_is_refused_with_a_message(
+    page, practice_table, funded_player
+):
+    from tables.models import Move
+
+    login(page, "meera", PASSWORD)
+    page.locator("tr.lobby-row", has_text="Browser practice").locator("button").click()
+    _wait_my_turn(page)
+    # A double click: the second request carries the same, now old, version: one pick only.
+    page.evaluate(
+        "() => { const b = document.querySelector('.act-pick_closed button');"
+        " b.click(); b.click(); }"
+    )
+    page.wait_for_function("document.querySelectorAll('#my-hand .pcard').length === 14")
+    page.wait_for_timeout(500)
+    assert Move.objects.filter(actor__username="meera", action="pick_closed").count() == 1
+    assert len(_hand_codes(page)) == 14
+    # Picking again out of order is refused with a reason, and changes nothing.
+    version = page.locator("#table-root").get_attribute("data-version")
+    page.evaluate(
+        """(version) => htmx.ajax('POST',
+             document.querySelector('.act-discard').getAttribute('hx-post'),
+             {target: '#table-root', swap: 'outerHTML',
+              values: {action: 'pick_closed', version: version}})""",
+        version,
+    )
+    page.wait_for_selector("#action-error")
+    assert page.locator("#action-error").inner_text().strip() != ""
+    assert Move.objects.filter(actor__username="meera", action="pick_closed").count() == 1
+    assert len(_hand_codes(page)) == 14
+
+
+def test_the_page_follows_the_game_without_a_reload(page, practice_table, funded_player):
+    """The computer player's moves arrive through the WebSocket push and an HTTP re-fetch."""
+    login(page, "meera", PASSWORD)
+    page.locator("tr.lobby-row", has_text="Browser practice").locator("button").click()
+    page.wait_for_selector("#table-root")
+    start = int(page.locator("#table-root").get_attribute("data-version"))
+    # Whoever starts, within a few seconds the version shown moves on by itself (the toss, the
+    # deal, a computer move or my own turn starting).
+    _wait_my_turn(page)
+    page.click(".act-pick_closed button")
+    page.wait_for_function("document.querySelectorAll('#my-hand .pcard').length === 14")
+    page.locator("#my-hand .pcard").first.click()
+    page.click(".act-discard button")
+    # The bot answers on its own; the page shows my next turn without any reload.
+    page.wait_for_selector(".act-pick_closed button", timeout=20_000)
+    assert int(page.locator("#table-root").get_attribute("data-version")) > start + 2
