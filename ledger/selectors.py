@@ -1,9 +1,151 @@
-"""Reads of the ledger (placeholder until the ledger lands)."""
+"""Reads of the ledger. Balances come from the ledger itself: the cached ``Account.balance``
+is maintained by the database from the entries in the same transaction, and
+``manage.py reconcile_ledger`` checks that it equals the sum of the entries."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
+
+from django.db.models import Count, QuerySet, Sum
+
+from accounts.models import User
+
+from .currencies import CURRENCY_INFO, CURRENCY_ORDER, format_amount
+from .models import Account, AccountKind, Entry, Transaction, TransactionKind
+
+__all__ = [
+    "closing_counts",
+    "entry_fee_counts",
+    "format_amount",
+    "pot_balance",
+    "pot_balances",
+    "pot_contributions",
+    "transactions_for_ref",
+    "wallet_balance",
+    "wallet_balances_for_header",
+    "wallet_statement",
+]
+
+
+def wallet_balance(*, user: User, currency: str) -> int:
+    """The player's balance in minor units (0 when the wallet does not exist yet)."""
+    balance = (
+        Account.objects.filter(kind=AccountKind.WALLET, user=user, currency=currency)
+        .values_list("balance", flat=True)
+        .first()
+    )
+    return int(balance or 0)
+
+
+def pot_balance(*, pot_ref: str, currency: str) -> int:
+    """What the game's pot holds now (0 when nothing was ever paid in)."""
+    balance = (
+        Account.objects.filter(kind=AccountKind.POT, ref=pot_ref, currency=currency)
+        .values_list("balance", flat=True)
+        .first()
+    )
+    return int(balance or 0)
+
+
+def pot_balances(*, refs: Iterable[str]) -> dict[str, int]:
+    """Balances of many pots at once: ``{ref: balance}`` for the pots that exist."""
+    rows = Account.objects.filter(kind=AccountKind.POT, ref__in=list(refs)).values_list(
+        "ref", "balance"
+    )
+    return {ref: int(balance) for ref, balance in rows}
+
+
+def pot_contributions(*, pot_ref: str) -> dict[int, int]:
+    """Net amount each user has paid into the pot (entries and rejoins, minus refunds and what
+    the pot paid them): ``{user_id: amount}``, zero rows left out."""
+    rows = (
+        Entry.objects.filter(
+            transaction__entries__account__kind=AccountKind.POT,
+            transaction__entries__account__ref=pot_ref,
+            account__kind=AccountKind.WALLET,
+        )
+        .values_list("account__user_id")
+        .annotate(total=Sum("amount"))
+    )
+    return {user_id: -int(total) for user_id, total in rows if total}
+
+
+def wallet_statement(*, user: User, currency: str) -> QuerySet[Entry]:
+    """The wallet's entries, newest first, with their transactions (for a paginated page)."""
+    return (
+        Entry.objects.filter(
+            account__kind=AccountKind.WALLET, account__user=user, account__currency=currency
+        )
+        .select_related("transaction")
+        .order_by("-id")
+    )
+
+
+def transactions_for_ref(*, ref: str) -> QuerySet[Transaction]:
+    """Everything the ledger did for one reference (``"game:12"``): entry fees, rejoins,
+    refunds, payouts, settlements and their reversals, oldest first, with entries and accounts
+    prefetched. For support."""
+    return (
+        Transaction.objects.filter(ref=ref)
+        .select_related("staff_user", "reverses")
+        .prefetch_related("entries__account__user")
+        .order_by("id")
+    )
+
+
+def entry_fee_counts(*, ref: str) -> dict[int, int]:
+    """How many (unreversed) entry fees each user paid for the reference: ``{user_id: n}``."""
+    rows = (
+        Entry.objects.filter(
+            transaction__ref=ref,
+            transaction__kind=TransactionKind.ENTRY_FEE,
+            transaction__reversed_by__isnull=True,
+            account__kind=AccountKind.WALLET,
+        )
+        .values_list("account__user_id")
+        .annotate(n=Count("transaction", distinct=True))
+    )
+    return {user_id: int(n) for user_id, n in rows}
+
+
+def closing_counts(*, refs: Iterable[str]) -> dict[str, int]:
+    """Number of unreversed payouts and settlements per reference: ``{ref: n}``."""
+    rows = (
+        Transaction.objects.filter(
+            ref__in=list(refs),
+            kind__in=[TransactionKind.PAYOUT, TransactionKind.SETTLEMENT],
+            reversed_by__isnull=True,
+        )
+        .values_list("ref")
+        .annotate(n=Count("id"))
+    )
+    return {ref: int(n) for ref, n in rows}
 
 
 def wallet_balances_for_header(*, user: Any) -> list[dict[str, Any]]:
-    return []
+    """Every currency with the player's balance, for the page header:
+    ``[{"currency": "cash", "amount": 1250, "display": "₹12.50"}, ...]``."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return []
+    balances = dict(
+        Account.objects.filter(kind=AccountKind.WALLET, user=user).values_list(
+            "currency", "balance"
+        )
+    )
+    return [
+        {
+            "currency": code,
+            "label": CURRENCY_INFO[code].label,
+            "amount": int(balances.get(code, 0)),
+            "display": format_amount(int(balances.get(code, 0)), code),
+        }
+        for code in CURRENCY_ORDER
+    ]
+
+
+def transaction_is_reversible(*, transaction: Transaction) -> bool:
+    """Not a reversal and not reversed yet (the reversal may still be refused for funds)."""
+    if transaction.kind == TransactionKind.REVERSAL:
+        return False
+    return not Transaction.objects.filter(reverses=transaction).exists()

@@ -30,7 +30,8 @@ def table_broadcast(*, table_id: int, version: int) -> None:
         return
     try:
         async_to_sync(layer.group_send)(
-            table_group(table_id), {"type": "table.update", "table_id": table_id, "version": version}
+            table_group(table_id),
+            {"type": "table.update", "table_id": table_id, "version": version},
         )
         async_to_sync(layer.group_send)(lobby_group(), {"type": "lobby.update"})
     except Exception:  # a push is best effort: clients re-fetch on reconnect

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Final, Union
+from typing import Final
 
 from .errors import InvalidCard
 
@@ -84,7 +84,7 @@ class Card:
 
 PRINTED_JOKER: Final = Card(JOKER_RANK, "")
 
-CardLike = Union[Card, str]
+CardLike = Card | str
 
 
 def parse_card(code: CardLike) -> Card:

@@ -24,3 +24,8 @@ class InvalidMove(RulesError):
 
 class InvalidSettings(RulesError):
     """A settings object whose values break the rule book's constraints."""
+
+
+class InvalidShoe(RulesError):
+    """A shoe whose cards are not exactly the packs the settings call for, or that cannot be
+    dealt as asked."""

@@ -1,0 +1,251 @@
+"""Read-only admin of the ledger, with the two staff tools that write through the services:
+a wallet adjustment (``ledger.adjust_wallet``) and a transaction reversal
+(``ledger.reverse_transaction``, given to the support role). Each needs a reason."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.urls import URLPattern, path, reverse
+from django.utils.html import format_html
+
+from . import services
+from .currencies import format_amount
+from .errors import LedgerError
+from .forms import AdjustmentForm, ReversalForm
+from .models import Account, AccountKind, Entry, Transaction
+from .selectors import transaction_is_reversible
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Account)
+class AccountAdmin(ReadOnlyAdmin):
+    list_display = ("id", "kind", "currency", "owner", "balance_shown", "closed_at", "tools")
+    list_filter = ("kind", "currency")
+    search_fields = ("user__username", "user__display_name", "ref")
+    list_select_related = ("user",)
+    readonly_fields = (
+        "kind",
+        "currency",
+        "user",
+        "ref",
+        "balance_shown",
+        "closed_at",
+        "created_at",
+    )
+    fields = readonly_fields
+    actions = ("adjust_selected",)
+
+    @admin.display(description="owner")
+    def owner(self, obj: Account) -> str:
+        return str(obj.user) if obj.user_id else (obj.ref or "house")
+
+    @admin.display(description="balance", ordering="balance")
+    def balance_shown(self, obj: Account) -> str:
+        return format_amount(obj.balance, obj.currency)
+
+    @admin.display(description="")
+    def tools(self, obj: Account) -> str:
+        links = [
+            format_html(
+                '<a href="{}?q={}">transactions</a>',
+                reverse("admin:ledger_transaction_changelist"),
+                obj.user.username if obj.user_id else obj.ref,
+            )
+        ]
+        if obj.kind == AccountKind.WALLET:
+            links.append(
+                format_html(
+                    '<a href="{}">adjust</a>', reverse("admin:ledger_account_adjust", args=[obj.pk])
+                )
+            )
+        return format_html(" · ".join(["{}"] * len(links)), *links)
+
+    def get_urls(self) -> list[URLPattern]:
+        custom = [
+            path(
+                "<int:pk>/adjust/",
+                self.admin_site.admin_view(self.adjust_view),
+                name="ledger_account_adjust",
+            )
+        ]
+        return custom + super().get_urls()
+
+    @admin.action(description="Adjust the selected wallet (credit or debit, with a reason)")
+    def adjust_selected(self, request: HttpRequest, queryset: QuerySet[Account]) -> Any:
+        wallets = list(queryset.filter(kind=AccountKind.WALLET)[:2])
+        if len(wallets) != 1 or queryset.count() != 1:
+            self.message_user(request, "Select exactly one player wallet.", messages.ERROR)
+            return None
+        return HttpResponseRedirect(reverse("admin:ledger_account_adjust", args=[wallets[0].pk]))
+
+    def adjust_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        if not request.user.has_perm("ledger.adjust_wallet"):
+            raise PermissionDenied
+        account = get_object_or_404(Account.objects.select_related("user"), pk=pk)
+        if account.kind != AccountKind.WALLET or account.user is None:
+            raise PermissionDenied
+        form = AdjustmentForm(request.POST or None, currency=account.currency)
+        if request.method == "POST" and form.is_valid():
+            try:
+                tx = services.wallet_adjust(
+                    user=account.user,
+                    currency=account.currency,
+                    amount=form.cleaned_data["amount"],
+                    reason=form.cleaned_data["reason"],
+                    staff_user=request.user,
+                    idempotency_key=f"adjust:account:{account.pk}:{form.cleaned_data['key']}",
+                )
+            except LedgerError as error:
+                form.add_error(None, error.message)
+            else:
+                shown = format_amount(form.cleaned_data["amount"], account.currency)
+                self.message_user(
+                    request,
+                    f"Adjusted {account}: {shown} (transaction #{tx.pk}).",
+                    messages.SUCCESS,
+                )
+                return HttpResponseRedirect(reverse("admin:ledger_account_changelist"))
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": f"Adjust {account}",
+            "account": account,
+            "balance": format_amount(account.balance, account.currency),
+            "form": form,
+        }
+        status = 400 if request.method == "POST" else 200
+        return render(request, "ledger/admin/adjust.html", context, status=status)
+
+
+class EntryInline(admin.TabularInline):
+    model = Entry
+    fields = ("account", "amount_shown", "balance_after_shown")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    @admin.display(description="amount")
+    def amount_shown(self, obj: Entry) -> str:
+        return format_amount(obj.amount, obj.currency)
+
+    @admin.display(description="balance after")
+    def balance_after_shown(self, obj: Entry) -> str:
+        return format_amount(obj.balance_after, obj.currency)
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Transaction)
+class TransactionAdmin(ReadOnlyAdmin):
+    list_display = (
+        "id",
+        "created_at",
+        "kind",
+        "currency",
+        "ref",
+        "idempotency_key",
+        "staff_user",
+        "tools",
+    )
+    list_filter = ("kind", "currency")
+    search_fields = (
+        "=id",
+        "idempotency_key",
+        "ref",
+        "memo",
+        "entries__account__user__username",
+        "entries__account__ref",
+    )
+    list_select_related = ("staff_user",)
+    readonly_fields = (
+        "kind",
+        "currency",
+        "idempotency_key",
+        "ref",
+        "memo",
+        "staff_user",
+        "reverses",
+        "created_at",
+    )
+    fields = readonly_fields
+    inlines = (EntryInline,)
+    actions = ("reverse_selected",)
+
+    @admin.display(description="")
+    def tools(self, obj: Transaction) -> str:
+        return format_html(
+            '<a href="{}">reverse</a>', reverse("admin:ledger_transaction_reverse", args=[obj.pk])
+        )
+
+    def get_urls(self) -> list[URLPattern]:
+        custom = [
+            path(
+                "<int:pk>/reverse/",
+                self.admin_site.admin_view(self.reverse_view),
+                name="ledger_transaction_reverse",
+            )
+        ]
+        return custom + super().get_urls()
+
+    @admin.action(description="Reverse the selected transaction (with a reason)")
+    def reverse_selected(self, request: HttpRequest, queryset: QuerySet[Transaction]) -> Any:
+        if queryset.count() != 1:
+            self.message_user(request, "Select exactly one transaction.", messages.ERROR)
+            return None
+        tx = queryset.get()
+        return HttpResponseRedirect(reverse("admin:ledger_transaction_reverse", args=[tx.pk]))
+
+    def reverse_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        if not request.user.has_perm("ledger.reverse_transaction"):
+            raise PermissionDenied
+        tx = get_object_or_404(Transaction, pk=pk)
+        entries = list(tx.entries.select_related("account__user").order_by("id"))
+        form = ReversalForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                reversal = services.transaction_reverse(
+                    transaction=tx,
+                    reason=form.cleaned_data["reason"],
+                    staff_user=request.user,
+                    idempotency_key=f"reverse:tx:{tx.pk}",
+                )
+            except LedgerError as error:
+                form.add_error(None, error.message)
+            else:
+                self.message_user(
+                    request, f"Transaction #{tx.pk} reversed by #{reversal.pk}.", messages.SUCCESS
+                )
+                return HttpResponseRedirect(
+                    reverse("admin:ledger_transaction_change", args=[reversal.pk])
+                )
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": f"Reverse transaction #{tx.pk}",
+            "transaction": tx,
+            "entries": entries,
+            "reversible": transaction_is_reversible(transaction=tx),
+            "form": form,
+        }
+        status = 400 if request.method == "POST" else 200
+        return render(request, "ledger/admin/reverse.html", context, status=status)

@@ -1,0 +1,270 @@
+"""The ledger's tables: accounts, transactions and their entries.
+
+Double-entry: every ``Transaction`` has two or more ``Entry`` rows whose signed amounts sum to
+zero, all in the transaction's currency. An entry's amount is added to its account's balance
+(positive = money into the account). Transactions and entries are append-only; a correction is a
+new reversing transaction. The database enforces all of this itself (constraints here, triggers
+in migration 0002); the model methods below only give an early, readable error.
+
+Sign convention: player wallets, pots, the platform fee account and the withdrawals account hold
+non-negative balances; the deposits account goes negative by the money that came in from
+outside, and the adjustments account carries the opposite of every staff credit/debit, so every
+currency sums to exactly zero across all accounts.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+from .currencies import Currency, format_amount
+from .errors import AppendOnlyViolation
+
+
+class AccountKind(models.TextChoices):
+    WALLET = "wallet", "Player wallet"
+    POT = "pot", "Table pot"
+    FEES = "fees", "House: platform fees"
+    DEPOSITS = "deposits", "House: deposits (money in)"
+    WITHDRAWALS = "withdrawals", "House: withdrawals (money out)"
+    ADJUSTMENTS = "adjustments", "House: staff adjustments"
+
+
+HOUSE_KINDS: tuple[str, ...] = (
+    AccountKind.FEES,
+    AccountKind.DEPOSITS,
+    AccountKind.WITHDRAWALS,
+    AccountKind.ADJUSTMENTS,
+)
+# Accounts whose balance may never go below zero (database CHECK on the cached balance).
+NON_NEGATIVE_KINDS: tuple[str, ...] = (AccountKind.WALLET, AccountKind.POT)
+
+
+class TransactionKind(models.TextChoices):
+    DEPOSIT = "deposit", "Deposit"
+    WITHDRAWAL = "withdrawal", "Withdrawal"
+    ENTRY_FEE = "entry_fee", "Entry fee"
+    REFUND = "refund", "Refund"
+    REJOIN_FEE = "rejoin_fee", "Rejoin fee"
+    PAYOUT = "payout", "Payout"
+    SETTLEMENT = "settlement", "Settlement"
+    ADJUSTMENT = "adjustment", "Adjustment"
+    REVERSAL = "reversal", "Reversal"
+
+
+STAFF_KINDS: tuple[str, ...] = (TransactionKind.ADJUSTMENT, TransactionKind.REVERSAL)
+
+
+class Account(models.Model):
+    """A ledger account: a player's wallet (one per user and currency), a table pot (one per
+    game reference such as ``"game:12"``) or a house account (one per kind and currency).
+
+    ``balance`` is a cache of the sum of the account's entries. Only the database changes it:
+    the entry insert trigger adds each entry's amount in the same transaction, under the row lock
+    the posting service holds, and refuses any other change. ``closed_at`` marks a pot that was
+    paid out, settled or cancelled: it takes no further entry or rejoin fees."""
+
+    kind = models.CharField(max_length=16, choices=AccountKind.choices)
+    currency = models.CharField(max_length=16, choices=Currency.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="ledger_accounts",
+    )
+    ref = models.CharField(max_length=64, blank=True, default="")
+    balance = models.BigIntegerField(default=0, editable=False)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["id"]
+        permissions: ClassVar[list[tuple[str, str]]] = [
+            ("adjust_wallet", "Can credit or debit a player wallet (staff adjustment)"),
+        ]
+        constraints: ClassVar[list[Any]] = [
+            models.CheckConstraint(
+                condition=Q(kind__in=AccountKind.values), name="ledger_account_kind_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(currency__in=Currency.values), name="ledger_account_currency_valid"
+            ),
+            models.CheckConstraint(
+                condition=(
+                    (Q(kind=AccountKind.WALLET) & Q(user__isnull=False) & Q(ref=""))
+                    | (Q(kind=AccountKind.POT) & Q(user__isnull=True) & ~Q(ref=""))
+                    | (Q(kind__in=HOUSE_KINDS) & Q(user__isnull=True) & Q(ref=""))
+                ),
+                name="ledger_account_owner_matches_kind",
+            ),
+            models.CheckConstraint(
+                condition=Q(balance__gte=0) | ~Q(kind__in=NON_NEGATIVE_KINDS),
+                name="ledger_account_wallet_pot_not_negative",
+            ),
+            models.UniqueConstraint(
+                fields=["user", "currency"],
+                condition=Q(kind=AccountKind.WALLET),
+                name="ledger_account_one_wallet_per_user_currency",
+            ),
+            models.UniqueConstraint(
+                fields=["ref"],
+                condition=Q(kind=AccountKind.POT),
+                name="ledger_account_one_pot_per_ref",
+            ),
+            models.UniqueConstraint(
+                fields=["kind", "currency"],
+                condition=Q(kind__in=HOUSE_KINDS),
+                name="ledger_account_one_house_account_per_kind_currency",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        if self.kind == AccountKind.WALLET:
+            return f"Wallet of {self.user} ({self.currency})"
+        if self.kind == AccountKind.POT:
+            return f"Pot {self.ref} ({self.currency})"
+        return f"{self.get_kind_display()} ({self.currency})"
+
+    @property
+    def balance_display(self) -> str:
+        return format_amount(self.balance, self.currency)
+
+
+class AppendOnlyQuerySet(models.QuerySet[Any]):
+    """Bulk ``update()``/``delete()`` are refused here; the database refuses them too."""
+
+    def update(self, **kwargs: Any) -> int:
+        raise AppendOnlyViolation()
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise AppendOnlyViolation()
+
+
+class AppendOnlyModel(models.Model):
+    objects = AppendOnlyQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise AppendOnlyViolation()
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise AppendOnlyViolation()
+
+
+class Transaction(AppendOnlyModel):
+    """One balanced movement of money in one currency. ``idempotency_key`` names the domain
+    event that caused it (``entry:game:12:seat:3``); ``fingerprint`` is a digest of the request
+    that posted it, so a replay with the same key is recognised (same content) or refused
+    (different content). ``ref`` groups everything one game caused (``game:12``)."""
+
+    kind = models.CharField(max_length=16, choices=TransactionKind.choices)
+    currency = models.CharField(max_length=16, choices=Currency.choices)
+    idempotency_key = models.CharField(max_length=200)
+    fingerprint = models.CharField(max_length=64)
+    ref = models.CharField(max_length=64, blank=True, default="", db_index=True)
+    memo = models.TextField(blank=True, default="")
+    staff_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="ledger_staff_transactions",
+    )
+    reverses = models.OneToOneField(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="reversed_by",
+    )
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["-id"]
+        permissions: ClassVar[list[tuple[str, str]]] = [
+            ("reverse_transaction", "Can reverse a ledger transaction"),
+        ]
+        constraints: ClassVar[list[Any]] = [
+            models.UniqueConstraint(
+                fields=["idempotency_key"], name="ledger_transaction_unique_idempotency_key"
+            ),
+            models.CheckConstraint(
+                condition=Q(kind__in=TransactionKind.values), name="ledger_transaction_kind_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(currency__in=Currency.values),
+                name="ledger_transaction_currency_valid",
+            ),
+            models.CheckConstraint(
+                condition=~Q(idempotency_key=""), name="ledger_transaction_key_not_empty"
+            ),
+            models.CheckConstraint(
+                condition=(~Q(kind__in=STAFF_KINDS) | (Q(staff_user__isnull=False) & ~Q(memo=""))),
+                name="ledger_transaction_staff_kinds_have_staff_and_reason",
+            ),
+            models.CheckConstraint(
+                condition=(
+                    (Q(kind=TransactionKind.REVERSAL) & Q(reverses__isnull=False))
+                    | (~Q(kind=TransactionKind.REVERSAL) & Q(reverses__isnull=True))
+                ),
+                name="ledger_transaction_reversal_has_original",
+            ),
+        ]
+        indexes: ClassVar[list[models.Index]] = [
+            models.Index(fields=["ref", "kind"], name="ledger_tx_ref_kind_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.get_kind_display()} {self.ref or ''} [{self.idempotency_key}]"
+
+
+class Entry(AppendOnlyModel):
+    """One leg of a transaction: ``amount`` (signed, never zero) added to ``account``.
+    ``balance_after`` is the account's balance right after this entry (a running statement);
+    the database checks it against the cached balance it maintains."""
+
+    transaction = models.ForeignKey(
+        Transaction, on_delete=models.PROTECT, related_name="entries", db_index=False
+    )
+    account = models.ForeignKey(
+        Account, on_delete=models.PROTECT, related_name="entries", db_index=False
+    )
+    amount = models.BigIntegerField()
+    currency = models.CharField(max_length=16, choices=Currency.choices)
+    balance_after = models.BigIntegerField()
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["-id"]
+        verbose_name_plural = "entries"
+        constraints: ClassVar[list[Any]] = [
+            models.CheckConstraint(condition=~Q(amount=0), name="ledger_entry_amount_not_zero"),
+            models.CheckConstraint(
+                condition=Q(currency__in=Currency.values), name="ledger_entry_currency_valid"
+            ),
+            models.UniqueConstraint(
+                fields=["transaction", "account"], name="ledger_entry_one_leg_per_account"
+            ),
+        ]
+        indexes: ClassVar[list[models.Index]] = [
+            models.Index(fields=["account", "id"], name="ledger_entry_account_id_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.account}: {format_amount(self.amount, self.currency)}"
+
+    @property
+    def amount_display(self) -> str:
+        return format_amount(self.amount, self.currency)
+
+    @property
+    def balance_after_display(self) -> str:
+        return format_amount(self.balance_after, self.currency)

@@ -1,0 +1,273 @@
+"""Reconciliation: prove the ledger is whole, or name every discrepancy.
+
+``reconcile_run()`` runs the ledger's own checks and then every registered one; the management
+command ``reconcile_ledger`` prints the result and exits non-zero on any discrepancy.
+
+Ledger-only checks (always run):
+
+* ``currency_sums``: the entries of each currency sum to zero;
+* ``transactions_balanced``: every transaction has two or more entries summing to zero, all in
+  the transaction's currency and its accounts' currency;
+* ``cached_balances``: every account's cached balance equals the sum of its entries;
+* ``running_balances``: every entry's ``balance_after`` equals the running sum of its account;
+* ``non_negative``: no player wallet and no pot below zero;
+* ``closed_pots_empty``: a pot closed by a payout, settlement or cancellation holds nothing;
+* ``reversals_mirror``: every reversal is the exact opposite of the transaction it reverses.
+
+Game checks need facts the ledger does not own. The tables app supplies them without the ledger
+importing it: in its ``AppConfig.ready()`` it registers a provider of ``PotFacts``::
+
+    from ledger.reconcile import PotFacts, pot_facts_provider_register
+
+    def game_pot_facts():
+        for game in Game.objects.filter(...):
+            yield PotFacts(ref=game.pot_ref, seat_user_ids=(...), finished=..., cancelled=...)
+
+    pot_facts_provider_register(name="tables", provider=game_pot_facts)
+
+and the ledger checks, for each fact: ``game_pots_empty`` (a finished or cancelled game's pot is
+0), ``entry_fees`` (every seat paid exactly one unreversed entry fee) and ``game_closings``
+(a finished game has exactly one unreversed payout or settlement; a cancelled one none). Any
+other check can be added with ``reconcile_check_register(name=..., check=...)``: a callable
+returning an iterable of ``Discrepancy``.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+from django.db.models import Count, F, Q, Sum, Window
+from django.db.models.functions import Coalesce
+
+from .currencies import format_amount
+from .models import NON_NEGATIVE_KINDS, Account, AccountKind, Entry, Transaction, TransactionKind
+from .selectors import closing_counts, entry_fee_counts, pot_balances
+
+
+@dataclass(frozen=True)
+class Discrepancy:
+    check: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"[{self.check}] {self.message}"
+
+
+@dataclass(frozen=True)
+class PotFacts:
+    """What the game owner knows about one pot: its reference, the users who held a seat in the
+    game (one entry fee each), and whether the game finished (paid out or settled) or was
+    cancelled (refunded). A game still waiting or running has both flags False."""
+
+    ref: str
+    seat_user_ids: tuple[int, ...]
+    finished: bool = False
+    cancelled: bool = False
+
+
+@dataclass(frozen=True)
+class ReconcileReport:
+    checks: tuple[str, ...]
+    discrepancies: tuple[Discrepancy, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.discrepancies
+
+
+ReconcileCheck = Callable[[], Iterable[Discrepancy]]
+PotFactsProvider = Callable[[], Iterable[PotFacts]]
+
+_CHECKS: dict[str, ReconcileCheck] = {}
+_FACT_PROVIDERS: dict[str, PotFactsProvider] = {}
+
+
+def reconcile_check_register(*, name: str, check: ReconcileCheck) -> None:
+    """Add (or replace) a named check run by ``reconcile_run``."""
+    _CHECKS[name] = check
+
+
+def reconcile_check_unregister(*, name: str) -> None:
+    _CHECKS.pop(name, None)
+
+
+def pot_facts_provider_register(*, name: str, provider: PotFactsProvider) -> None:
+    """Add (or replace) a named source of ``PotFacts`` for the game checks."""
+    _FACT_PROVIDERS[name] = provider
+
+
+def pot_facts_provider_unregister(*, name: str) -> None:
+    _FACT_PROVIDERS.pop(name, None)
+
+
+# --- ledger-only checks ------------------------------------------------------------------------
+
+
+def check_currency_sums() -> Iterator[Discrepancy]:
+    rows = Entry.objects.values_list("currency").annotate(total=Sum("amount")).order_by()
+    for currency, total in rows:
+        if total:
+            yield Discrepancy(
+                "currency_sums",
+                f"{currency} entries sum to {format_amount(total, currency)}, not zero",
+            )
+
+
+def check_transactions_balanced() -> Iterator[Discrepancy]:
+    rows = (
+        Transaction.objects.annotate(
+            total=Coalesce(Sum("entries__amount"), 0), legs=Count("entries")
+        )
+        .filter(Q(legs__lt=2) | ~Q(total=0))
+        .values_list("pk", "idempotency_key", "legs", "total")
+    )
+    for pk, key, legs, total in rows:
+        yield Discrepancy(
+            "transactions_balanced",
+            f"transaction {pk} [{key}] has {legs} entries summing to {total}",
+        )
+    mismatched = Entry.objects.filter(
+        ~Q(currency=F("account__currency")) | ~Q(currency=F("transaction__currency"))
+    ).values_list("pk", "transaction_id", "account_id")
+    for pk, tx_id, account_id in mismatched:
+        yield Discrepancy(
+            "transactions_balanced",
+            f"entry {pk} of transaction {tx_id} on account {account_id} mixes currencies",
+        )
+
+
+def check_cached_balances() -> Iterator[Discrepancy]:
+    rows = (
+        Account.objects.annotate(total=Coalesce(Sum("entries__amount"), 0))
+        .exclude(balance=F("total"))
+        .values_list("pk", "kind", "ref", "user_id", "currency", "balance", "total")
+    )
+    for pk, kind, ref, user_id, currency, balance, total in rows:
+        label = ref or (f"user {user_id}" if user_id else kind)
+        yield Discrepancy(
+            "cached_balances",
+            f"account {pk} ({kind} {label} {currency}) caches {balance} but its entries sum "
+            f"to {total}",
+        )
+
+
+def check_running_balances() -> Iterator[Discrepancy]:
+    running = (
+        Entry.objects.annotate(
+            running=Window(Sum("amount"), partition_by=[F("account_id")], order_by=F("id").asc())
+        )
+        .exclude(balance_after=F("running"))
+        .values_list("pk", "account_id", "balance_after", "running")
+    )
+    for pk, account_id, balance_after, total in running:
+        yield Discrepancy(
+            "running_balances",
+            f"entry {pk} on account {account_id} records balance_after {balance_after}, "
+            f"the running sum is {total}",
+        )
+
+
+def check_non_negative() -> Iterator[Discrepancy]:
+    rows = Account.objects.filter(kind__in=NON_NEGATIVE_KINDS, balance__lt=0).values_list(
+        "pk", "kind", "ref", "user_id", "currency", "balance"
+    )
+    for pk, kind, ref, user_id, currency, balance in rows:
+        who = ref or f"user {user_id}"
+        yield Discrepancy(
+            "non_negative",
+            f"{kind} {who} (account {pk}) is negative: {format_amount(balance, currency)}",
+        )
+
+
+def check_closed_pots_empty() -> Iterator[Discrepancy]:
+    rows = Account.objects.filter(kind=AccountKind.POT, closed_at__isnull=False).exclude(balance=0)
+    for pot in rows:
+        yield Discrepancy(
+            "closed_pots_empty",
+            f"pot {pot.ref} is closed but holds {format_amount(pot.balance, pot.currency)}",
+        )
+
+
+def check_reversals_mirror() -> Iterator[Discrepancy]:
+    reversals = Transaction.objects.filter(kind=TransactionKind.REVERSAL).values_list(
+        "pk", "reverses_id"
+    )
+    pairs = list(reversals)
+    ids = {pk for pair in pairs for pk in pair if pk is not None}
+    legs: dict[int, dict[int, int]] = defaultdict(dict)
+    for tx_id, account_id, amount in Entry.objects.filter(transaction_id__in=ids).values_list(
+        "transaction_id", "account_id", "amount"
+    ):
+        legs[tx_id][account_id] = amount
+    for pk, original in pairs:
+        if original is None:
+            yield Discrepancy("reversals_mirror", f"reversal {pk} names no original")
+            continue
+        expected = {account: -amount for account, amount in legs[original].items()}
+        if legs[pk] != expected:
+            yield Discrepancy(
+                "reversals_mirror",
+                f"reversal {pk} does not mirror transaction {original}",
+            )
+
+
+LEDGER_CHECKS: dict[str, ReconcileCheck] = {
+    "currency_sums": check_currency_sums,
+    "transactions_balanced": check_transactions_balanced,
+    "cached_balances": check_cached_balances,
+    "running_balances": check_running_balances,
+    "non_negative": check_non_negative,
+    "closed_pots_empty": check_closed_pots_empty,
+    "reversals_mirror": check_reversals_mirror,
+}
+
+
+# --- game checks from registered facts ---------------------------------------------------------
+
+
+def check_pot_facts(facts: Iterable[PotFacts]) -> Iterator[Discrepancy]:
+    facts = list(facts)
+    refs = [fact.ref for fact in facts]
+    balances = pot_balances(refs=refs)
+    closings = closing_counts(refs=refs)
+    for fact in facts:
+        balance = balances.get(fact.ref, 0)
+        if (fact.finished or fact.cancelled) and balance != 0:
+            state = "cancelled" if fact.cancelled else "finished"
+            yield Discrepancy(
+                "game_pots_empty", f"pot {fact.ref} of a {state} game holds {balance}"
+            )
+        fees = entry_fee_counts(ref=fact.ref)
+        for user_id in fact.seat_user_ids:
+            paid = fees.get(user_id, 0)
+            if paid != 1:
+                yield Discrepancy(
+                    "entry_fees",
+                    f"{fact.ref}: seat of user {user_id} has {paid} entry fees, expected 1",
+                )
+        closed = closings.get(fact.ref, 0)
+        if fact.finished and not fact.cancelled and closed != 1:
+            yield Discrepancy(
+                "game_closings",
+                f"{fact.ref}: finished game has {closed} payouts/settlements, expected 1",
+            )
+        if fact.cancelled and closed != 0:
+            yield Discrepancy(
+                "game_closings",
+                f"{fact.ref}: cancelled game has {closed} payouts/settlements, expected 0",
+            )
+
+
+def reconcile_run() -> ReconcileReport:
+    """Run every check; return the names run and the discrepancies found."""
+    names: list[str] = []
+    found: list[Discrepancy] = []
+    for name, check in {**LEDGER_CHECKS, **_CHECKS}.items():
+        names.append(name)
+        found.extend(check())
+    for name, provider in _FACT_PROVIDERS.items():
+        names.append(f"pot_facts:{name}")
+        found.extend(check_pot_facts(provider()))
+    return ReconcileReport(checks=tuple(names), discrepancies=tuple(found))

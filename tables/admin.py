@@ -1,0 +1,579 @@
+"""Admin of the tables.
+
+* Table templates: fully editable by staff (variant, seats, money, scores, pool rules, timers,
+  rule options, practice bots), validated by the rules engine on save.
+* Tables: created from a template (through ``services.table_create``); actions cancel the live
+  game with a reason (every entry refunded) or close the table.
+* Games, deals, moves: read only, for support (staff with ``accounts.review_deals`` or the view
+  permissions), searchable by player username and table. A deal's page replays it move by move
+  from the stored shoe, with the full state after each move, and lists the game's ledger
+  transactions. Moves can never be changed or deleted.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.template import Context, Engine
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
+
+from . import selectors, services
+from .models import (
+    LIVE_GAME_STATUSES,
+    BotProfile,
+    Deal,
+    Game,
+    Move,
+    Seat,
+    Table,
+    TableStatus,
+    TableTemplate,
+)
+
+REVIEW_PERMISSION = "accounts.review_deals"
+
+
+def _pretty(data: Any) -> SafeString:
+    return format_html(
+        '<pre style="white-space: pre-wrap; max-height: 30em; overflow: auto">{}</pre>',
+        json.dumps(data, indent=1, sort_keys=True, default=str),
+    )
+
+
+# ----------------------------------------------------------------------------- templates
+
+
+@admin.register(TableTemplate)
+class TableTemplateAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = (
+        "name",
+        "variant",
+        "seats_min",
+        "seats_max",
+        "currency",
+        "entry_fee",
+        "point_value",
+        "platform_fee_bps",
+        "practice",
+        "is_active",
+    )
+    list_filter = ("variant", "currency", "practice", "is_active")
+    search_fields = ("name",)
+    readonly_fields = ("effective_settings", "created_at", "updated_at")
+    actions = ("make_table",)
+    fieldsets = (
+        (None, {"fields": ("name", "variant", "is_active", ("seats_min", "seats_max"))}),
+        (
+            "Money (integer minor units)",
+            {
+                "fields": (
+                    "currency",
+                    "entry_fee",
+                    "point_value",
+                    "points_buy_in_multiple",
+                    "platform_fee_bps",
+                )
+            },
+        ),
+        (
+            "Scores",
+            {
+                "fields": (
+                    ("first_drop", "middle_drop"),
+                    ("full_count", "wrong_show"),
+                    "drops_with_two_players",
+                    "missed_turns_limit",
+                    "deal_show_rule",
+                    ("deal_show_min", "deal_show_max", "deal_show_flat"),
+                )
+            },
+        ),
+        (
+            "Pool rummy: limit, rejoins, splits",
+            {
+                "fields": (
+                    "pool_limit",
+                    ("rejoin_max_total", "rejoin_window_s", "rejoins_per_player"),
+                    ("auto_split_min_total", "split_weighting", "split_window_s"),
+                )
+            },
+        ),
+        ("Deals and classic", {"fields": (("deals_count", "chips_per_deal"), "hands_count")}),
+        (
+            "Timers (seconds)",
+            {
+                "fields": (
+                    ("turn_s", "extra_time_s"),
+                    ("meld_window_s", "break_s"),
+                    "start_countdown_s",
+                )
+            },
+        ),
+        (
+            "Rule options",
+            {
+                "fields": (
+                    ("packs", "printed_jokers_per_pack"),
+                    ("largest_set", "allow_joker_only_groups"),
+                    "first_open_joker_pickable",
+                    "disconnect_policy",
+                    "max_reshuffles",
+                    "extra_settings",
+                )
+            },
+        ),
+        ("Practice", {"fields": ("practice", ("bot_count", "bot_delay_s"))}),
+        (
+            "What games will use",
+            {
+                "classes": ("collapse",),
+                "fields": ("effective_settings", "created_at", "updated_at"),
+            },
+        ),
+    )
+
+    @admin.display(description="settings a new game gets")
+    def effective_settings(self, obj: TableTemplate) -> SafeString:
+        if obj.pk is None:
+            return mark_safe("-")
+        try:
+            return _pretty(services.template_settings(obj).to_json())
+        except ValueError as exc:
+            return format_html("<strong>Not playable:</strong> {}", exc)
+
+    @admin.action(description="Create a table from each selected template")
+    def make_table(self, request: HttpRequest, queryset: QuerySet[TableTemplate]) -> None:
+        for template in queryset:
+            try:
+                table = services.table_create(template=template)
+            except ValueError as exc:
+                self.message_user(request, f"{template}: {exc}", messages.ERROR)
+            else:
+                self.message_user(request, f"Created {table}.", messages.SUCCESS)
+
+
+# ----------------------------------------------------------------------------- tables
+
+_REASON_PAGE = Engine.get_default().from_string(
+    """{% extends "admin/base_site.html" %}
+{% block content %}
+<h1>{{ title }}</h1>
+<p>{{ intro }}</p>
+<ul>{% for obj in objects %}<li>{{ obj }}</li>{% endfor %}</ul>
+<form method="post">{% csrf_token %}
+{% for obj in objects %}
+<input type="hidden" name="_selected_action" value="{{ obj.pk }}">
+{% endfor %}
+<input type="hidden" name="action" value="{{ action }}">
+<input type="hidden" name="confirm" value="yes">
+<p><label for="id_reason">Reason (kept with the game):</label><br>
+<textarea name="reason" id="id_reason" rows="3" cols="60" required></textarea></p>
+<p><input type="submit" value="{{ button }}"></p>
+</form>
+{% endblock %}"""
+)
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(max_length=500, strip=True)
+
+
+def _ask_reason(
+    modeladmin: admin.ModelAdmin,  # type: ignore[type-arg]
+    request: HttpRequest,
+    objects: list[Any],
+    *,
+    action: str,
+    title: str,
+    intro: str,
+    button: str,
+) -> str | HttpResponse:
+    """The reason posted with the action, or the page asking for it."""
+    if request.POST.get("confirm") == "yes":
+        form = ReasonForm(request.POST)
+        if form.is_valid():
+            return str(form.cleaned_data["reason"])
+        modeladmin.message_user(request, "A reason is required.", messages.ERROR)
+    from django.middleware.csrf import get_token
+
+    context = {
+        **modeladmin.admin_site.each_context(request),
+        "title": title,
+        "intro": intro,
+        "objects": objects,
+        "action": action,
+        "button": button,
+        "csrf_token": get_token(request),
+        "request": request,
+    }
+    return HttpResponse(_REASON_PAGE.render(Context(context, autoescape=True)))
+
+
+def _cancel_games(
+    modeladmin: admin.ModelAdmin,  # type: ignore[type-arg]
+    request: HttpRequest,
+    games: list[Game],
+    reason: str,
+) -> None:
+    for game in games:
+        try:
+            services.game_cancel(game=game, staff_user=request.user, reason=reason)
+        except ValueError as exc:
+            modeladmin.message_user(request, f"{game}: {exc}", messages.ERROR)
+        else:
+            modeladmin.message_user(
+                request, f"{game} cancelled; every entry refunded.", messages.SUCCESS
+            )
+
+
+class TableForm(forms.ModelForm):  # type: ignore[type-arg]
+    class Meta:
+        model = Table
+        fields = ("template", "name")
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    form = TableForm
+    list_display = ("name", "template", "status", "live_game", "created_at")
+    list_filter = ("status", "template__variant", "template__practice")
+    search_fields = ("name", "template__name")
+    list_select_related = ("template",)
+    actions = ("cancel_live_game", "close_tables")
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
+        return ("template", "status", "live_game", "created_at") if obj is not None else ()
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
+        if obj is None:
+            return ("template", "name")
+        return ("name", "template", "status", "live_game", "created_at")
+
+    def save_model(self, request: HttpRequest, obj: Table, form: Any, change: bool) -> None:
+        if change:
+            obj.save(update_fields=["name"])
+            return
+        table = services.table_create(template=obj.template, name=obj.name)
+        obj.pk = table.pk
+        obj.refresh_from_db()
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.display(description="live game")
+    def live_game(self, obj: Table) -> SafeString | str:
+        game = obj.games.filter(status__in=LIVE_GAME_STATUSES).first()
+        if game is None:
+            return "-"
+        url = reverse("admin:tables_game_change", args=[game.pk])
+        return format_html('<a href="{}">{}</a>', url, game)
+
+    @admin.action(description="Cancel the live game (refund every entry)")
+    def cancel_live_game(self, request: HttpRequest, queryset: QuerySet[Table]) -> Any:
+        games = list(
+            Game.objects.filter(table__in=queryset, status__in=LIVE_GAME_STATUSES).order_by("pk")
+        )
+        if not games:
+            self.message_user(request, "No live game at the selected tables.", messages.WARNING)
+            return None
+        reason = _ask_reason(
+            self,
+            request,
+            list(queryset),
+            action="cancel_live_game",
+            title="Cancel the live games",
+            intro="Every paid entry, rejoins included, goes back to the players; no fee is kept.",
+            button="Cancel the games",
+        )
+        if isinstance(reason, HttpResponse):
+            return reason
+        _cancel_games(self, request, games, reason)
+        return None
+
+    @admin.action(description="Close the selected tables")
+    def close_tables(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
+        for table in queryset.exclude(status=TableStatus.CLOSED):
+            services.table_close(table=table, staff_user=request.user, reason="Table closed")
+        self.message_user(request, "Closed. Running games play on to their end.")
+
+
+# ----------------------------------------------------------------------------- support
+
+
+class SupportReadOnly(admin.ModelAdmin):  # type: ignore[type-arg]
+    """Read only; visible to staff with the view permission or ``accounts.review_deals``."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(
+            super().has_view_permission(request, obj)
+            or (request.user.is_staff and request.user.has_perm(REVIEW_PERMISSION))
+        )
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return bool(
+            super().has_module_permission(request)
+            or (request.user.is_staff and request.user.has_perm(REVIEW_PERMISSION))
+        )
+
+
+class SeatInline(admin.TabularInline):  # type: ignore[type-arg]
+    model = Seat
+    extra = 0
+    can_delete = False
+    fields = (
+        "seat_no",
+        "user",
+        "is_bot",
+        "played",
+        "entry_paid",
+        "refunded",
+        "joined_at",
+        "left_at",
+    )
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return True
+
+
+def _ledger_table(game: Game) -> SafeString:
+    from ledger.currencies import format_amount
+
+    rows = []
+    for tx in selectors.game_ledger(game=game):
+        legs = "; ".join(
+            f"{entry.account}: {format_amount(entry.amount, tx.currency)}"
+            for entry in tx.entries.all()
+        )
+        rows.append((tx.pk, tx.get_kind_display(), tx.idempotency_key, legs, tx.created_at))
+    if not rows:
+        return mark_safe("No ledger transaction.")
+    body = format_html_join(
+        "",
+        "<tr><td>#{}</td><td>{}</td><td><code>{}</code></td><td>{}</td><td>{}</td></tr>",
+        rows,
+    )
+    return format_html(
+        "<table><tr><th>tx</th><th>kind</th><th>key</th><th>entries</th><th>at</th></tr>{}</table>",
+        body,
+    )
+
+
+@admin.register(Game)
+class GameAdmin(SupportReadOnly):
+    list_display = ("id", "table", "variant", "status", "version", "started_at", "ended_at")
+    list_filter = ("status", "variant")
+    search_fields = ("=id", "table__name", "seats__user__username")
+    list_select_related = ("table",)
+    inlines = (SeatInline,)
+    actions = ("cancel_games",)
+    fields = (
+        "table",
+        "variant",
+        "status",
+        "currency",
+        "stake",
+        "version",
+        "deadline",
+        "deadline_kind",
+        "created_at",
+        "started_at",
+        "ended_at",
+        "cancelled_by",
+        "cancel_reason",
+        "deals_list",
+        "result_shown",
+        "ledger",
+        "settings_shown",
+        "state_shown",
+    )
+    readonly_fields = fields
+
+    def get_search_results(self, request: HttpRequest, queryset: Any, search_term: str) -> Any:
+        queryset, _ = super().get_search_results(request, queryset, search_term)
+        return queryset.distinct(), False
+
+    @admin.display(description="deals")
+    def deals_list(self, obj: Game) -> SafeString:
+        links = [
+            (reverse("admin:tables_deal_change", args=[d.pk]), f"deal {d.number}")
+            for d in obj.deals.order_by("number")
+        ]
+        return format_html_join(" · ", '<a href="{}">{}</a>', links) or mark_safe("-")
+
+    @admin.display(description="result")
+    def result_shown(self, obj: Game) -> SafeString:
+        return _pretty(obj.result)
+
+    @admin.display(description="ledger transactions")
+    def ledger(self, obj: Game) -> SafeString:
+        return _ledger_table(obj)
+
+    @admin.display(description="settings (frozen)")
+    def settings_shown(self, obj: Game) -> SafeString:
+        return _pretty(obj.settings)
+
+    @admin.display(description="state (everything, hidden cards included)")
+    def state_shown(self, obj: Game) -> SafeString:
+        return _pretty(obj.state)
+
+    @admin.action(description="Cancel the selected games (refund every entry)")
+    def cancel_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
+        if not request.user.is_staff:
+            return None
+        games = list(queryset.filter(status__in=LIVE_GAME_STATUSES).order_by("pk"))
+        if not games:
+            self.message_user(request, "None of the selected games is live.", messages.WARNING)
+            return None
+        reason = _ask_reason(
+            self,
+            request,
+            games,
+            action="cancel_games",
+            title="Cancel games",
+            intro="Every paid entry, rejoins included, goes back to the players; no fee is kept.",
+            button="Cancel the games",
+        )
+        if isinstance(reason, HttpResponse):
+            return reason
+        _cancel_games(self, request, games, reason)
+        return None
+
+    def get_actions(self, request: HttpRequest) -> Any:
+        actions = super().get_actions(request)
+        if not request.user.has_perm("tables.change_game") and not request.user.is_superuser:
+            actions.pop("cancel_games", None)
+        return actions
+
+
+@admin.register(Deal)
+class DealAdmin(SupportReadOnly):
+    list_display = ("id", "game", "number", "starter", "cut_joker", "started_at", "ended_at")
+    search_fields = ("=game__id", "game__table__name", "game__seats__user__username")
+    list_select_related = ("game",)
+    fields = (
+        "game",
+        "number",
+        "starter",
+        "cut_joker",
+        "started_at",
+        "ended_at",
+        "players",
+        "result_shown",
+        "replay",
+        "ledger",
+        "shoe_shown",
+    )
+    readonly_fields = fields
+
+    def get_search_results(self, request: HttpRequest, queryset: Any, search_term: str) -> Any:
+        queryset, _ = super().get_search_results(request, queryset, search_term)
+        return queryset.distinct(), False
+
+    @admin.display(description="players")
+    def players(self, obj: Deal) -> str:
+        seats = obj.game.seats.filter(played=True).select_related("user").order_by("seat_no")
+        return ", ".join(f"seat {s.seat_no}: {s.user.username}" for s in seats)
+
+    @admin.display(description="result")
+    def result_shown(self, obj: Deal) -> SafeString:
+        return _pretty(obj.result)
+
+    @admin.display(description="shoe (dealing order)")
+    def shoe_shown(self, obj: Deal) -> SafeString:
+        return _pretty(obj.shoe)
+
+    @admin.display(description="ledger transactions of the game")
+    def ledger(self, obj: Deal) -> SafeString:
+        return _ledger_table(obj.game)
+
+    @admin.display(description="replay (rebuilt from the stored shoe)")
+    def replay(self, obj: Deal) -> SafeString:
+        try:
+            steps = selectors.deal_replay(deal=obj)
+        except ValueError as exc:
+            return format_html("<strong>The replay failed:</strong> {}", exc)
+        rows = [
+            (
+                step.version,
+                step.actor,
+                step.seat_no if step.seat_no is not None else "",
+                step.action,
+                json.dumps(step.payload, default=str),
+                ", ".join(str(e.get("type")) for e in step.events),
+                "yes" if step.matches_log else "NO",
+                json.dumps(step.state, indent=1, sort_keys=True, default=str),
+            )
+            for step in steps
+        ]
+        body = format_html_join(
+            "",
+            "<tr><td>v{}</td><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td>"
+            "<td>{}</td><td>{}</td><td><details><summary>state</summary>"
+            '<pre style="max-height: 25em; overflow: auto">{}</pre></details></td></tr>',
+            rows,
+        )
+        return format_html(
+            "<table><tr><th>version</th><th>actor</th><th>seat</th><th>action</th>"
+            "<th>payload</th><th>events</th><th>matches log</th><th>state after</th></tr>{}"
+            "</table>",
+            body,
+        )
+
+
+@admin.register(Move)
+class MoveAdmin(SupportReadOnly):
+    list_display = ("game", "version", "deal", "actor", "seat_no", "action", "created_at")
+    list_filter = ("action",)
+    search_fields = ("=game__id", "game__table__name", "actor__username")
+    list_select_related = ("game", "deal", "actor")
+    fields = (
+        "game",
+        "deal",
+        "version",
+        "actor",
+        "seat_no",
+        "action",
+        "payload",
+        "events",
+        "clock",
+        "created_at",
+    )
+    readonly_fields = fields
+
+    def get_actions(self, request: HttpRequest) -> Any:
+        return {}
+
+
+@admin.register(BotProfile)
+class BotProfileAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ("user", "created_at")
+    readonly_fields = ("user", "created_at")
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -1,0 +1,500 @@
+"""Tables, games, deals and the append-only move log.
+
+* ``TableTemplate``: a staff configuration (variant, seats, money, every rule setting). Blank
+  rule fields take the rule book's default for the variant; ``template_settings`` turns a
+  template into the engine's frozen ``GameSettings``.
+* ``Table``: a place to play, made from a template. At most one live game (waiting or running)
+  per table.
+* ``Seat``: a user sitting at a table for one game (the entry fee paid into that game's pot).
+* ``Game``: the engine state as JSON, its ``version`` (bumped by every change) and the stored
+  ``deadline`` that the timers fire.
+* ``Deal``: one deal of a game, with the whole shoe order stored before the first card is dealt.
+* ``Move``: the append-only log of every action applied to a game.
+* ``BotProfile``: marks a user as a computer player (practice tables).
+
+Writes go through ``tables.services``; reads through ``tables.selectors``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings as django_settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+
+from ledger.currencies import Currency
+
+SEATS_MIN = 2
+SEATS_MAX = 6
+
+
+class Variant(models.TextChoices):
+    POOL101 = "pool101", "101 pool"
+    POOL201 = "pool201", "201 pool"
+    DEALS = "deals", "Deals"
+    POINTS = "points", "Points"
+    CLASSIC = "classic", "Classic 10-card"
+
+
+class SplitWeighting(models.TextChoices):
+    DROPS_PLUS_ONE = "drops_plus_one", "Drops available + 1"
+    DROPS = "drops", "Drops available"
+    EQUAL = "equal", "Equal"
+
+
+class DealShowRule(models.TextChoices):
+    HALF = "half", "Half the count, within min..max"
+    FLAT = "flat", "Flat score"
+
+
+class DisconnectPolicy(models.TextChoices):
+    MISSED_TURNS = "missed_turns", "Turns run out (missed turns)"
+    DROP = "drop", "Dropped at once (middle drop)"
+
+
+def _rule(field: models.Field[Any, Any]) -> models.Field[Any, Any]:
+    """A rule setting: blank means the rule book's default for the variant."""
+    field.null = True
+    field.blank = True
+    return field
+
+
+_DEFAULT_HINT = "Blank: the rule book's default for the variant."
+
+# Template fields copied one to one into ``GameSettings`` (same names) when not blank.
+SETTINGS_FIELDS: tuple[str, ...] = (
+    "seats_min",
+    "seats_max",
+    "entry_fee",
+    "point_value",
+    "platform_fee_bps",
+    "packs",
+    "printed_jokers_per_pack",
+    "first_drop",
+    "middle_drop",
+    "full_count",
+    "wrong_show",
+    "pool_limit",
+    "rejoin_max_total",
+    "rejoin_window_s",
+    "rejoins_per_player",
+    "auto_split_min_total",
+    "split_window_s",
+    "split_weighting",
+    "deals_count",
+    "chips_per_deal",
+    "deal_show_rule",
+    "deal_show_min",
+    "deal_show_max",
+    "deal_show_flat",
+    "turn_s",
+    "extra_time_s",
+    "meld_window_s",
+    "break_s",
+    "max_reshuffles",
+    "first_open_joker_pickable",
+    "drops_with_two_players",
+    "missed_turns_limit",
+    "disconnect_policy",
+    "points_buy_in_multiple",
+    "hands_count",
+)
+# Template fields that go into ``GameSettings.meld``.
+MELD_FIELDS: tuple[str, ...] = ("largest_set", "allow_joker_only_groups")
+
+
+class TableTemplate(models.Model):
+    """What staff configure: a kind of table. Changes apply to games that open later."""
+
+    name = models.CharField(max_length=80, unique=True)
+    variant = models.CharField(max_length=16, choices=Variant.choices, default=Variant.POOL101)
+    is_active = models.BooleanField(default=True, help_text="Inactive templates make no tables.")
+    seats_min = models.PositiveSmallIntegerField(
+        default=2,
+        validators=[MinValueValidator(SEATS_MIN), MaxValueValidator(SEATS_MAX)],
+        help_text="A game starts at this many players after the start countdown.",
+    )
+    seats_max = models.PositiveSmallIntegerField(
+        default=6,
+        validators=[MinValueValidator(SEATS_MIN), MaxValueValidator(SEATS_MAX)],
+        help_text="A game starts at once when this many players sit.",
+    )
+
+    # Money (integer minor units).
+    currency = models.CharField(
+        max_length=16,
+        choices=Currency.choices,
+        default=Currency.CASH,
+        help_text="Practice tables play for practice chips.",
+    )
+    entry_fee = models.BigIntegerField(
+        default=0, validators=[MinValueValidator(0)], help_text="Pool, deals and classic."
+    )
+    point_value = models.BigIntegerField(
+        default=0,
+        validators=[MinValueValidator(0)],
+        help_text="Points rummy: value of one point; a seat holds buy-in multiple x this.",
+    )
+    platform_fee_bps = models.PositiveIntegerField(
+        default=1000,
+        validators=[MaxValueValidator(10000)],
+        help_text="Platform fee in basis points (1000 = 10 %).",
+    )
+    points_buy_in_multiple = _rule(models.PositiveIntegerField(help_text=_DEFAULT_HINT))
+
+    # Shoe.
+    packs = _rule(models.PositiveSmallIntegerField(help_text=_DEFAULT_HINT))
+    printed_jokers_per_pack = _rule(models.PositiveSmallIntegerField(help_text=_DEFAULT_HINT))
+
+    # Scores.
+    first_drop = _rule(models.PositiveIntegerField(help_text=_DEFAULT_HINT))
+    middle_drop = _rule(models.PositiveIntegerField(help_text=_DEFAULT_HINT))
+    full_count = _rule(models.PositiveIntegerField(help_text=_DEFAULT_HINT))
+    wrong_show = _rule(models.PositiveIntegerField(help_text=_DEFAULT_HINT))
+    deal_show_rule = _rule(
+        models.CharField(max_length=8, choices=DealShowRule.choices, help_text=_DEFAULT_HINT)
+    )
+    deal_show_min = _rule(models.PositiveIntegerField(help_text=_DEFAULT_HINT))
+    deal_show_max = _rule(models.PositiveIntegerField(help_text=_DEFAULT_HINT))
+    deal_show_flat = _rule(models.PositiveIntegerField(help_text=_DEFAULT_HINT))
+    drops_with_two_players = _rule(models.BooleanField(help_text=_DEFAULT_HINT))
+    missed_turns_limit = _rule(models.PositiveSmallIntegerField(help_text=_DEFAULT_HINT))
+
+    # Pool.
+    pool_limit = _rule(models.PositiveIntegerField(help_text=_DEFAULT_HINT))
+    rejoin_max_total = _rule(
+        models.PositiveIntegerField(
+            help_text="Rejoin allowed while the highest total still in is at most this. "
+            + _DEFAULT_HINT
+        )
+    )
+    rejoin_window_s = _rule(models.FloatField(help_text="Seconds. " + _DEFAULT_HINT))
+    rejoins_per_player = _rule(models.PositiveSmallIntegerField(help_text=_DEFAULT_HINT))
+    auto_split_min_total = _rule(
+        models.PositiveIntegerField(
+            help_text="Auto split when everyone left is at least this. " + _DEFAULT_HINT
+        )
+    )
+    split_weighting = _rule(
+        models.CharField(max_length=16, choices=SplitWeighting.choices, help_text=_DEFAULT_HINT)
+    )
+    split_window_s = _rule(models.FloatField(help_text="Seconds. " + _DEFAULT_HINT))
+
+    # Deals and classic.
+    deals_count = _rule(
+        models.PositiveSmallIntegerField(help_text="Deals rummy: 2, 3 or 6. " + _DEFAULT_HINT)
+    )
+    chips_per_deal = _rule(models.PositiveIntegerField(help_text=_DEFAULT_HINT))
+    hands_count = _rule(
+        models.PositiveSmallIntegerField(
+            help_text="Classic: hands in a ring game. " + _DEFAULT_HINT
+        )
+    )
+
+    # Timers (seconds).
+    turn_s = _rule(models.FloatField(help_text="Seconds. " + _DEFAULT_HINT))
+    extra_time_s = _rule(
+        models.FloatField(help_text="Seconds per player per game. " + _DEFAULT_HINT)
+    )
+    meld_window_s = _rule(models.FloatField(help_text="Seconds. " + _DEFAULT_HINT))
+    break_s = _rule(models.FloatField(help_text="Seconds between deals. " + _DEFAULT_HINT))
+    start_countdown_s = models.FloatField(
+        default=15.0,
+        validators=[MinValueValidator(0.0)],
+        help_text="Seconds a game waits for more players once the minimum has joined.",
+    )
+
+    # Rule options.
+    largest_set = _rule(models.PositiveSmallIntegerField(help_text=_DEFAULT_HINT))
+    allow_joker_only_groups = _rule(models.BooleanField(help_text=_DEFAULT_HINT))
+    first_open_joker_pickable = _rule(models.BooleanField(help_text=_DEFAULT_HINT))
+    disconnect_policy = _rule(
+        models.CharField(max_length=16, choices=DisconnectPolicy.choices, help_text=_DEFAULT_HINT)
+    )
+    max_reshuffles = _rule(models.PositiveSmallIntegerField(help_text=_DEFAULT_HINT))
+    extra_settings = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='Advanced: any other engine setting by name, e.g. {"deal_show_min": 2}.',
+    )
+
+    # Practice.
+    practice = models.BooleanField(
+        default=False, help_text="Practice table: computer players fill the empty seats."
+    )
+    bot_count = models.PositiveSmallIntegerField(
+        default=0, validators=[MaxValueValidator(SEATS_MAX - 1)]
+    )
+    bot_delay_s = models.FloatField(
+        default=1.5,
+        validators=[MinValueValidator(0.0)],
+        help_text="Seconds a computer player waits before it acts.",
+    )
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["variant", "entry_fee", "point_value", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(seats_min__gte=SEATS_MIN)
+                & Q(seats_max__lte=SEATS_MAX)
+                & Q(seats_min__lte=models.F("seats_max")),
+                name="tables_template_seats_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(entry_fee__gte=0) & Q(point_value__gte=0),
+                name="tables_template_money_not_negative",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        super().clean()
+        if self.practice and self.currency != Currency.PRACTICE:
+            raise ValidationError({"currency": "Practice tables play for practice chips."})
+        if not self.practice and self.bot_count:
+            raise ValidationError({"bot_count": "Computer players sit only at practice tables."})
+        if self.practice and self.bot_count >= self.seats_max:
+            raise ValidationError({"bot_count": "Leave at least one seat for a person."})
+        if self.practice and self.bot_count + 1 < self.seats_min:
+            raise ValidationError({"bot_count": "Bots and one person must reach the minimum."})
+        if not isinstance(self.extra_settings, dict):
+            raise ValidationError({"extra_settings": "Must be a JSON object."})
+        from .services import template_settings  # the engine validation lives there
+
+        try:
+            template_settings(self)
+        except ValueError as exc:
+            raise ValidationError(f"These settings are not playable: {exc}") from exc
+
+
+class TableStatus(models.TextChoices):
+    WAITING = "waiting", "Waiting for players"
+    PLAYING = "playing", "Playing"
+    CLOSED = "closed", "Closed"
+
+
+class Table(models.Model):
+    template = models.ForeignKey(TableTemplate, on_delete=models.PROTECT, related_name="tables")
+    name = models.CharField(max_length=80)
+    status = models.CharField(
+        max_length=16, choices=TableStatus.choices, default=TableStatus.WAITING, db_index=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return self.name or f"Table {self.pk}"
+
+
+class GameStatus(models.TextChoices):
+    WAITING = "waiting", "Waiting for players"
+    RUNNING = "running", "Running"
+    FINISHED = "finished", "Finished"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+LIVE_GAME_STATUSES = (GameStatus.WAITING, GameStatus.RUNNING)
+
+
+class Game(models.Model):
+    """One game at a table. ``settings`` is frozen when the game opens for entries, before any
+    money moves; ``state`` is the engine's JSON state once it starts."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="games")
+    variant = models.CharField(max_length=16, choices=Variant.choices)
+    currency = models.CharField(max_length=16)
+    stake = models.BigIntegerField(
+        help_text="What each seat pays into the pot: the entry fee, or the points buy-in."
+    )
+    settings = models.JSONField()
+    state = models.JSONField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    status = models.CharField(
+        max_length=16, choices=GameStatus.choices, default=GameStatus.WAITING, db_index=True
+    )
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    deadline_kind = models.CharField(max_length=16, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    cancelled_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    cancel_reason = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=Q(status__in=["waiting", "running"]),
+                name="tables_one_live_game_per_table",
+            ),
+            models.CheckConstraint(
+                condition=Q(stake__gte=0), name="tables_game_stake_not_negative"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.pk} ({self.get_variant_display()}, {self.status})"
+
+    @property
+    def pot_ref(self) -> str:
+        return f"game:{self.pk}"
+
+
+class Seat(models.Model):
+    """A user at a table for one game. ``left_at`` is set when the user leaves (before the start:
+    refunded; during the game: counted as a leave) and when the game ends (seats reset)."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="seats")
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="seats")
+    seat_no = models.PositiveSmallIntegerField(
+        validators=[MinValueValidator(1), MaxValueValidator(SEATS_MAX)]
+    )
+    user = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    is_bot = models.BooleanField(default=False)
+    played = models.BooleanField(
+        default=False, help_text="Seated when the game started (part of the game's state)."
+    )
+    connected = models.BooleanField(default=True)
+    entry_paid = models.BigIntegerField(default=0)
+    refunded = models.BooleanField(
+        default=False, help_text="Left before the start and got the entry back."
+    )
+    joined_at = models.DateTimeField(auto_now_add=True)
+    left_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table_id", "seat_no", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "seat_no"],
+                condition=Q(left_at__isnull=True),
+                name="tables_seat_number_taken_once",
+            ),
+            models.UniqueConstraint(
+                fields=["table", "user"],
+                condition=Q(left_at__isnull=True),
+                name="tables_user_sits_once_per_table",
+            ),
+            models.UniqueConstraint(
+                fields=["game", "seat_no"],
+                condition=Q(played=True),
+                name="tables_game_seat_played_once",
+            ),
+            models.CheckConstraint(
+                condition=Q(seat_no__gte=1) & Q(seat_no__lte=SEATS_MAX),
+                name="tables_seat_number_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Seat {self.seat_no} of {self.table}"
+
+
+class Deal(models.Model):
+    """One deal. The shoe (every card in dealing order) and the cut joker are stored in the same
+    transaction as, and before, the action that deals it."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="deals")
+    number = models.PositiveSmallIntegerField()
+    shoe = models.JSONField(help_text="The whole shoe order, as card codes.")
+    cut_joker = models.CharField(max_length=4, blank=True, default="")
+    starter = models.PositiveSmallIntegerField(null=True, blank=True)
+    state_before = models.JSONField(
+        help_text="The game state just before this deal was dealt (replay starts here)."
+    )
+    version_before = models.PositiveIntegerField()
+    result = models.JSONField(null=True, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="tables_deal_number_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Deal {self.number} of game {self.game_id}"
+
+
+class MoveQuerySet(models.QuerySet["Move"]):
+    def update(self, **kwargs: Any) -> int:
+        raise TypeError("moves are append-only")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise TypeError("moves are append-only")
+
+
+class Move(models.Model):
+    """One entry of the append-only move log. ``version`` is the game version it produced."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="moves")
+    deal = models.ForeignKey(
+        Deal, null=True, blank=True, on_delete=models.PROTECT, related_name="moves"
+    )
+    version = models.PositiveIntegerField()
+    actor = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="Blank: the server (timers, dealing).",
+    )
+    seat_no = models.PositiveSmallIntegerField(null=True, blank=True)
+    action = models.CharField(max_length=32)
+    payload = models.JSONField(default=dict, blank=True)
+    events = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    clock = models.FloatField(help_text="The engine clock (epoch seconds) the action ran at.")
+
+    objects = MoveQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["game_id", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "version"], name="tables_move_version_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"v{self.version} {self.action}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None and not self._state.adding:
+            raise TypeError("moves are append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise TypeError("moves are append-only")
+
+
+class BotProfile(models.Model):
+    """Marks a user as a computer player. Bots sit only at practice tables."""
+
+    user = models.OneToOneField(
+        django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="bot_profile"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"bot {self.user}"

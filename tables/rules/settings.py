@@ -1,0 +1,300 @@
+"""Game settings: every *(setting)* of RULES.md sections 1 to 7, with the rule book's defaults.
+
+A ``GameSettings`` is frozen when a game starts (RULES.md section 9): the engine reads every
+number from it and never from a constant. ``GameSettings.for_variant`` gives the table defaults
+of RULES.md section 4 for each variant; keyword overrides replace single values.
+
+Money is in integer minor units: ``entry_fee`` (pool and deals), ``point_value`` (points), and
+the platform fee in basis points (``platform_fee_bps``: 1000 = 10 %).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from .errors import InvalidSettings
+from .melds import MeldSettings
+
+__all__ = [
+    "DEAL_SHOW_RULES",
+    "DISCONNECT_POLICIES",
+    "POOL_VARIANTS",
+    "SPLIT_WEIGHTINGS",
+    "THIRTEEN_CARD_VARIANTS",
+    "VARIANTS",
+    "GameSettings",
+]
+
+POOL_VARIANTS: Final = ("pool101", "pool201")
+THIRTEEN_CARD_VARIANTS: Final = ("pool101", "pool201", "deals", "points")
+VARIANTS: Final = (*THIRTEEN_CARD_VARIANTS, "classic")
+"""Every variant name a table may carry (``classic`` is played by ``classic.py``)."""
+
+DEAL_SHOW_RULES: Final = ("half", "flat")
+DISCONNECT_POLICIES: Final = ("missed_turns", "drop")
+SPLIT_WEIGHTINGS: Final = ("drops_plus_one", "drops", "equal")
+DEALS_COUNTS: Final = (2, 3, 6)
+
+_VARIANT_DEFAULTS: Final[dict[str, dict[str, Any]]] = {
+    "pool101": {
+        "first_drop": 20,
+        "middle_drop": 40,
+        "pool_limit": 101,
+        "rejoin_max_total": 79,
+        "auto_split_min_total": 81,
+    },
+    "pool201": {
+        "first_drop": 25,
+        "middle_drop": 50,
+        "pool_limit": 201,
+        "rejoin_max_total": 174,
+        "auto_split_min_total": 176,
+    },
+    "deals": {
+        "first_drop": 20,
+        "middle_drop": 40,
+        "drops_with_two_players": False,
+        "deal_show_rule": "flat",
+    },
+    "points": {"first_drop": 20, "middle_drop": 40},
+    "classic": {"printed_jokers_per_pack": 0},
+}
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    """Every setting of a 13-card game (and the table-level ones the classic game shares).
+
+    Scores (RULES.md sections 3 and 4): ``first_drop``, ``middle_drop``, ``full_count`` (a
+    loser's cap), ``wrong_show``; the deal-show rule (``deal_show_rule`` "half": ⌊count / 2⌋
+    kept within ``deal_show_min``..``deal_show_max`` when the count is at least
+    ``deal_show_min``, 0 stays 0; "flat": ``deal_show_flat``).
+
+    Pool (section 5): ``pool_limit`` (eliminated at a total >= limit), ``rejoin_max_total``,
+    ``rejoin_window_s``, ``rejoins_per_player``, ``auto_split_min_total``, ``split_window_s``,
+    ``split_weighting`` ("drops_plus_one": weights drops available + 1; "drops": weights drops
+    available, equal when all are 0; "equal").
+
+    Deals (section 6): ``deals_count`` (2, 3 or 6), ``chips_per_deal`` (each player starts with
+    ``deals_count`` x ``chips_per_deal`` chips). Points (section 7): ``point_value`` per point,
+    and a seat needs ``points_buy_in_multiple`` x ``point_value``.
+
+    Timers in seconds: ``turn_s``, ``extra_time_s`` (a per-player bank for the whole game),
+    ``meld_window_s``, ``break_s`` (between deals).
+    """
+
+    variant: str = "pool101"
+    seats_min: int = 2
+    seats_max: int = 6
+    packs: int = 2
+    printed_jokers_per_pack: int = 1
+    first_drop: int = 20
+    middle_drop: int = 40
+    full_count: int = 80
+    wrong_show: int = 80
+    pool_limit: int = 101
+    rejoin_max_total: int = 79
+    rejoin_window_s: float = 20.0
+    rejoins_per_player: int = 1
+    auto_split_min_total: int = 81
+    split_window_s: float = 20.0
+    split_weighting: str = "drops_plus_one"
+    deals_count: int = 2
+    chips_per_deal: int = 80
+    deal_show_rule: str = "half"
+    deal_show_min: int = 2
+    deal_show_max: int = 40
+    deal_show_flat: int = 20
+    turn_s: float = 30.0
+    extra_time_s: float = 30.0
+    meld_window_s: float = 45.0
+    break_s: float = 10.0
+    max_reshuffles: int = 3
+    first_open_joker_pickable: bool = True
+    drops_with_two_players: bool = True
+    missed_turns_limit: int = 3
+    disconnect_policy: str = "missed_turns"
+    entry_fee: int = 0
+    point_value: int = 0
+    points_buy_in_multiple: int = 80
+    platform_fee_bps: int = 1000
+    meld: MeldSettings = field(default_factory=MeldSettings)
+
+    def __post_init__(self) -> None:
+        # Timers are floats; an integer given for one is stored as the equal float.
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.type in ("float", float) and _is_int(value):
+                object.__setattr__(self, f.name, float(value))
+
+    # ----------------------------------------------------------------- construction
+
+    @classmethod
+    def for_variant(cls, variant: str, /, **overrides: Any) -> GameSettings:
+        """The rule book's table defaults for ``variant``, with ``overrides`` applied, validated."""
+        if variant not in _VARIANT_DEFAULTS:
+            raise InvalidSettings(f"unknown variant {variant!r}; expected one of {VARIANTS}")
+        if "variant" in overrides:
+            raise InvalidSettings("give the variant as the first argument, not as an override")
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(overrides) - names)
+        if unknown:
+            raise InvalidSettings(f"unknown settings: {', '.join(unknown)}")
+        values: dict[str, Any] = {**_VARIANT_DEFAULTS[variant], **overrides}
+        if isinstance(values.get("meld"), Mapping):
+            values["meld"] = _meld_from_json(values["meld"])
+        settings = cls(variant=variant, **values)
+        settings.validate()
+        return settings
+
+    # ----------------------------------------------------------------- derived values
+
+    @property
+    def is_pool(self) -> bool:
+        return self.variant in POOL_VARIANTS
+
+    @property
+    def is_deals(self) -> bool:
+        return self.variant == "deals"
+
+    @property
+    def is_points(self) -> bool:
+        return self.variant == "points"
+
+    @property
+    def shoe_size(self) -> int:
+        return self.packs * (52 + self.printed_jokers_per_pack)
+
+    @property
+    def deals_starting_chips(self) -> int:
+        return self.deals_count * self.chips_per_deal
+
+    @property
+    def points_buy_in(self) -> int:
+        """The least a seat must hold at a points table, in minor units."""
+        return self.points_buy_in_multiple * self.point_value
+
+    # ----------------------------------------------------------------- validation
+
+    def validate(self) -> None:
+        """Raise ``InvalidSettings`` naming the first impossible value."""
+        if self.variant not in VARIANTS:
+            raise InvalidSettings(f"unknown variant {self.variant!r}; expected one of {VARIANTS}")
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.type in ("int", int) and not _is_int(value):
+                raise InvalidSettings(f"{f.name} must be an integer, not {value!r}")
+            if f.type in ("float", float) and not _is_number(value):
+                raise InvalidSettings(f"{f.name} must be a number, not {value!r}")
+            if f.type in ("bool", bool) and not isinstance(value, bool):
+                raise InvalidSettings(f"{f.name} must be true or false, not {value!r}")
+            if f.type in ("str", str) and not isinstance(value, str):
+                raise InvalidSettings(f"{f.name} must be a string, not {value!r}")
+        if not isinstance(self.meld, MeldSettings):
+            raise InvalidSettings("meld must be a MeldSettings")
+
+        def need(condition: bool, message: str) -> None:
+            if not condition:
+                raise InvalidSettings(message)
+
+        need(2 <= self.seats_min <= self.seats_max, "need 2 <= seats_min <= seats_max")
+        need(self.packs >= 1, "packs must be at least 1")
+        need(self.printed_jokers_per_pack >= 0, "printed_jokers_per_pack cannot be negative")
+        if self.variant in THIRTEEN_CARD_VARIANTS:
+            # 13 cards each, one open card, one cut joker and at least one closed card.
+            need(
+                self.seats_max * 13 + 3 <= self.shoe_size,
+                f"{self.packs} pack(s) cannot deal 13 cards to {self.seats_max} players",
+            )
+        need(self.full_count >= 1, "full_count must be at least 1")
+        need(0 <= self.first_drop <= self.middle_drop, "need 0 <= first_drop <= middle_drop")
+        need(self.middle_drop <= self.full_count, "middle_drop cannot exceed full_count")
+        need(self.wrong_show >= 0, "wrong_show cannot be negative")
+        need(self.deal_show_rule in DEAL_SHOW_RULES, f"deal_show_rule: one of {DEAL_SHOW_RULES}")
+        need(
+            0 <= self.deal_show_min <= self.deal_show_max,
+            "need 0 <= deal_show_min <= deal_show_max",
+        )
+        need(self.deal_show_flat >= 0, "deal_show_flat cannot be negative")
+        for name in ("turn_s", "meld_window_s", "rejoin_window_s", "split_window_s"):
+            need(getattr(self, name) > 0, f"{name} must be positive")
+        need(self.extra_time_s >= 0, "extra_time_s cannot be negative")
+        need(self.break_s >= 0, "break_s cannot be negative")
+        need(self.max_reshuffles >= 0, "max_reshuffles cannot be negative")
+        need(self.missed_turns_limit >= 1, "missed_turns_limit must be at least 1")
+        need(
+            self.disconnect_policy in DISCONNECT_POLICIES,
+            f"disconnect_policy: one of {DISCONNECT_POLICIES}",
+        )
+        need(self.entry_fee >= 0, "entry_fee cannot be negative")
+        need(self.point_value >= 0, "point_value cannot be negative")
+        need(self.points_buy_in_multiple >= 0, "points_buy_in_multiple cannot be negative")
+        need(0 <= self.platform_fee_bps <= 10000, "platform_fee_bps must be within 0..10000")
+        if self.is_pool:
+            need(self.pool_limit > 1, "pool_limit must be above 1")
+            need(self.first_drop >= 1, "first_drop must be at least 1 in pool games")
+            need(
+                0 <= self.rejoin_max_total < self.pool_limit - 1,
+                "rejoin_max_total must be below pool_limit - 1",
+            )
+            need(self.rejoins_per_player >= 0, "rejoins_per_player cannot be negative")
+            need(
+                0 <= self.auto_split_min_total < self.pool_limit,
+                "auto_split_min_total must be below pool_limit",
+            )
+            need(
+                self.split_weighting in SPLIT_WEIGHTINGS,
+                f"split_weighting: one of {SPLIT_WEIGHTINGS}",
+            )
+        if self.is_deals:
+            need(self.deals_count in DEALS_COUNTS, f"deals_count: one of {DEALS_COUNTS}")
+            need(self.chips_per_deal >= 1, "chips_per_deal must be at least 1")
+
+    # ----------------------------------------------------------------- JSON
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict; ``GameSettings.from_json`` rebuilds an equal object."""
+        data: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, MeldSettings):
+                value = {m.name: getattr(value, m.name) for m in dataclasses.fields(value)}
+            data[f.name] = value
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> GameSettings:
+        """Rebuild settings from ``to_json`` output (missing keys take the defaults)."""
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - names)
+        if unknown:
+            raise InvalidSettings(f"unknown settings: {', '.join(unknown)}")
+        values = dict(data)
+        if "meld" in values:
+            values["meld"] = _meld_from_json(values["meld"])
+        settings = cls(**values)
+        settings.validate()
+        return settings
+
+
+def _meld_from_json(data: object) -> MeldSettings:
+    if isinstance(data, MeldSettings):
+        return data
+    if not isinstance(data, Mapping):
+        raise InvalidSettings("meld settings must be an object")
+    names = {f.name for f in dataclasses.fields(MeldSettings)}
+    unknown = sorted(set(data) - names)
+    if unknown:
+        raise InvalidSettings(f"unknown meld settings: {', '.join(unknown)}")
+    return MeldSettings(**data)

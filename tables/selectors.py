@@ -1,0 +1,239 @@
+"""Reads for tables and games.
+
+Player-facing selectors (``lobby_tables``, ``table_for_viewer``) return only what the viewer may
+see: the engine's per-viewer view (never another player's cards during a deal, the closed deck
+order or the shoe). The support selectors (``deal_replay``, ``deals_find``, ``game_ledger``)
+show everything and are for staff with the ``accounts.review_deals`` permission.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Count, Prefetch, Q, QuerySet
+
+from .models import LIVE_GAME_STATUSES, Deal, Game, GameStatus, Move, Seat, Table, TableStatus
+from .services import PLAYER_ACTIONS, _action_type, _engine
+
+__all__ = [
+    "ReplayStep",
+    "deal_replay",
+    "deals_find",
+    "game_ledger",
+    "lobby_tables",
+    "table_for_viewer",
+]
+
+
+def _live_games(tables: Iterable[int]) -> dict[int, Game]:
+    games = Game.objects.filter(table_id__in=list(tables), status__in=LIVE_GAME_STATUSES)
+    return {g.table_id: g for g in games}
+
+
+def lobby_tables(*, include_closed: bool = False) -> list[dict[str, Any]]:
+    """Every open table for the lobby: template, variant, stake, currency, seats taken and
+    total, status and the live game's id and version."""
+    tables = Table.objects.select_related("template").order_by(
+        "template__practice", "template__variant", "template__entry_fee", "pk"
+    )
+    if not include_closed:
+        tables = tables.exclude(status=TableStatus.CLOSED).filter(template__is_active=True)
+    table_list = list(tables)
+    games = _live_games(t.pk for t in table_list)
+    taken = dict(
+        Seat.objects.filter(game_id__in=[g.pk for g in games.values()], left_at__isnull=True)
+        .values_list("game_id")
+        .annotate(n=Count("pk"))
+        .values_list("game_id", "n")
+    )
+    rows = []
+    for table in table_list:
+        template = table.template
+        game = games.get(table.pk)
+        rows.append(
+            {
+                "table": table,
+                "id": table.pk,
+                "name": table.name,
+                "template": template,
+                "variant": template.variant,
+                "variant_label": template.get_variant_display(),
+                "practice": template.practice,
+                "currency": template.currency,
+                "entry_fee": template.entry_fee,
+                "point_value": template.point_value,
+                "stake": game.stake if game is not None else None,
+                "seats_taken": taken.get(game.pk, 0) if game is not None else 0,
+                "seats_min": template.seats_min,
+                "seats_total": template.seats_max,
+                "status": table.status,
+                "game_id": game.pk if game is not None else None,
+                "game_status": game.status if game is not None else None,
+                "version": game.version if game is not None else 0,
+                "starts_at": (
+                    game.deadline
+                    if game is not None and game.status == GameStatus.WAITING
+                    else None
+                ),
+            }
+        )
+    return rows
+
+
+def _normalise_allowed(engine: Any, allowed: Iterable[str]) -> list[str]:
+    """The engine's allowed action types as ``PLAYER_ACTIONS`` names."""
+    by_type = {_action_type(engine, name): name for name in PLAYER_ACTIONS}
+    return [by_type[a] for a in allowed if a in by_type]
+
+
+def table_for_viewer(*, table: Table, user: Any) -> dict[str, Any]:
+    """What ``user`` (or an anonymous spectator) sees of ``table``: the seats with names, the
+    current game (or the last one, to show its result) with its version, deadline and the
+    engine's view for the viewer's seat, the viewer's own seat, and the actions allowed now."""
+    user_id = getattr(user, "pk", None) if getattr(user, "is_authenticated", False) else None
+    game = (
+        Game.objects.filter(table=table, status__in=LIVE_GAME_STATUSES).order_by("-pk").first()
+        or Game.objects.filter(table=table).order_by("-pk").first()
+    )
+    live = game is not None and game.status in LIVE_GAME_STATUSES
+    seats: list[Seat] = []
+    if game is not None:
+        seats = list(
+            Seat.objects.filter(game=game)
+            .filter(Q(played=True) | Q(left_at__isnull=True))
+            .select_related("user")
+            .order_by("seat_no", "pk")
+        )
+    my_seat = next(
+        (s for s in seats if s.user_id == user_id and (s.left_at is None or not live)), None
+    )
+    if my_seat is not None and live and my_seat.left_at is not None:
+        my_seat = None
+    view: dict[str, Any] | None = None
+    allowed: list[str] = []
+    if game is not None and game.state is not None:
+        engine = _engine(game.variant)
+        state = engine.state_from_json(game.state)
+        viewer = my_seat.seat_no if my_seat is not None and my_seat.played else None
+        view = engine.view(state, viewer)
+        if viewer is not None and live and game.status == GameStatus.RUNNING:
+            allowed = _normalise_allowed(engine, view.get("allowed", ()))
+    waiting = game is None or game.status != GameStatus.RUNNING
+    seats_max = table.template.seats_max
+    if game is not None and isinstance(game.settings, dict):
+        seats_max = int(game.settings.get("seats_max", seats_max))
+    return {
+        "table": table,
+        "template": table.template,
+        "game": game,
+        "game_id": game.pk if game is not None else None,
+        "game_status": game.status if game is not None else None,
+        "live": live,
+        "version": game.version if game is not None else 0,
+        "deadline": game.deadline if live and game is not None else None,
+        "deadline_kind": game.deadline_kind if live and game is not None else "",
+        "stake": game.stake if game is not None else None,
+        "currency": game.currency if game is not None else table.template.currency,
+        "seats_max": seats_max,
+        "seats": [
+            {
+                "seat_no": s.seat_no,
+                "user_id": s.user_id,
+                "name": s.user.public_name,
+                "is_bot": s.is_bot,
+                "connected": s.connected,
+                "left": s.left_at is not None and live,
+                "me": s.user_id == user_id,
+            }
+            for s in seats
+        ],
+        "my_seat": my_seat.seat_no if my_seat is not None else None,
+        "view": view,
+        "allowed": allowed,
+        "can_join": (
+            user_id is not None
+            and my_seat is None
+            and table.status != TableStatus.CLOSED
+            and table.template.is_active
+            and waiting
+            and sum(1 for s in seats if s.left_at is None and live) < seats_max
+        ),
+        "can_leave": my_seat is not None and live,
+        "result": game.result if game is not None and not live else None,
+    }
+
+
+# --------------------------------------------------------------------------------- support
+
+
+@dataclass(frozen=True)
+class ReplayStep:
+    """One move of a deal replayed: the move as logged and the full state after it."""
+
+    version: int
+    action: str
+    seat_no: int | None
+    actor: str
+    payload: dict[str, Any]
+    events: list[dict[str, Any]]
+    logged_events: list[dict[str, Any]]
+    created_at: datetime
+    state: dict[str, Any]
+
+    @property
+    def matches_log(self) -> bool:
+        """Whether replaying produced the events the log recorded."""
+        return self.events == self.logged_events
+
+
+def deal_replay(*, deal: Deal) -> list[ReplayStep]:
+    """The deal's move log step by step, each with the whole state after it, rebuilt from the
+    state stored before the deal and the stored shoe (support only: shows every card)."""
+    game = deal.game
+    engine = _engine(game.variant)
+    state = engine.state_from_json(deal.state_before)
+    steps: list[ReplayStep] = []
+    moves = Move.objects.filter(game=game, deal=deal).select_related("actor").order_by("version")
+    for move in moves:
+        if move.payload.get("deal") is not None and move.action in ("start_deal", "StartDeal"):
+            action = engine.action_from_json(deal.shoe)
+        else:
+            action = engine.action_from_json(move.payload)
+        transition = engine.apply(state, action, now=move.clock)
+        state = transition.state
+        steps.append(
+            ReplayStep(
+                version=move.version,
+                action=move.action,
+                seat_no=move.seat_no,
+                actor=move.actor.public_name if move.actor is not None else "server",
+                payload=move.payload,
+                events=[e.to_json() for e in transition.events],
+                logged_events=list(move.events),
+                created_at=move.created_at,
+                state=state.to_json(),
+            )
+        )
+    return steps
+
+
+def deals_find(*, user: Any = None, table: Table | None = None) -> QuerySet[Deal]:
+    """Deals, newest first, optionally of games ``user`` played in and/or at ``table``."""
+    deals = Deal.objects.select_related("game", "game__table").order_by("-started_at", "-pk")
+    if user is not None:
+        deals = deals.filter(game__seats__user=user, game__seats__played=True)
+    if table is not None:
+        deals = deals.filter(game__table=table)
+    return deals.distinct().prefetch_related(
+        Prefetch("game__seats", queryset=Seat.objects.filter(played=True).select_related("user"))
+    )
+
+
+def game_ledger(*, game: Game) -> Any:
+    """The ledger transactions of the game's pot (``"game:<id>"``), oldest first."""
+    from ledger.selectors import transactions_for_ref
+
+    return transactions_for_ref(ref=game.pot_ref)

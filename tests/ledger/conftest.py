@@ -1,0 +1,74 @@
+"""Fixtures for the ledger tests."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from ledger import services
+from ledger.models import Account, Entry, Transaction
+
+_refs = itertools.count(1)
+_keys = itertools.count(1)
+
+
+def ledger_snapshot() -> tuple[Any, ...]:
+    """Everything a posting could change: rows and every account's state."""
+    return (
+        Transaction.objects.count(),
+        Entry.objects.count(),
+        sorted(
+            Account.objects.values_list(
+                "id", "kind", "currency", "user_id", "ref", "balance", "closed_at"
+            )
+        ),
+    )
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings: Any) -> None:
+    """The ledger tests create many users; the real hasher is deliberately slow."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _ledger_checks_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ledger tests use made-up game references ("game:1") that no game owner knows of:
+    reconcile them with the ledger's own checks and the providers a test registers itself."""
+    from ledger import reconcile
+
+    monkeypatch.setattr(reconcile, "_CHECKS", {})
+    monkeypatch.setattr(reconcile, "_FACT_PROVIDERS", {})
+
+
+@pytest.fixture
+def snapshot() -> Callable[[], tuple[Any, ...]]:
+    return ledger_snapshot
+
+
+@pytest.fixture
+def staff(user_factory: Callable[..., Any]) -> Any:
+    return user_factory(is_staff=True)
+
+
+@pytest.fixture
+def new_ref() -> Callable[[], str]:
+    return lambda: f"game:{next(_refs)}"
+
+
+@pytest.fixture
+def key() -> Callable[[str], str]:
+    return lambda prefix="k": f"{prefix}:{next(_keys)}"
+
+
+@pytest.fixture
+def fund(key: Callable[[str], str]) -> Callable[..., Transaction]:
+    def do(user: Any, amount: int, currency: str = "cash") -> Transaction:
+        return services.wallet_deposit(
+            user=user, currency=currency, amount=amount, idempotency_key=key("deposit")
+        )
+
+    return do

@@ -1,0 +1,126 @@
+"""Fixtures of the tables tests: templates, tables, funded players, the clock and the planter."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from tables_testkit import Clock, Planter, TableDriver, assert_reconciled, fund
+
+from tables import services
+from tables.models import Table, TableTemplate
+
+_names = itertools.count(1)
+
+
+@pytest.fixture(autouse=True)
+def _fast_settings(settings: Any) -> None:
+    """Timers run through the sweep unless a test asks for Celery; passwords hash fast."""
+    settings.TIMERS_BACKEND = "loop"
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _reconciled_after_each_test(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After every test that used the database, the ledger reconciliation (game pots, entry
+    fees and settlements included) must pass. A test that breaks the books on purpose asks for
+    ``allow_discrepancies``."""
+    marker = request.node.get_closest_marker("django_db")
+    names = set(request.fixturenames)
+    transactional = "transactional_db" in names or bool(
+        marker is not None and marker.kwargs.get("transaction")
+    )
+    uses_db = transactional or "db" in names or marker is not None
+    if uses_db:
+        # Set the database up before this fixture, so it is torn down after the check below.
+        request.getfixturevalue("transactional_db" if transactional else "db")
+    yield
+    if uses_db and "allow_discrepancies" not in names:
+        assert_reconciled()
+
+
+@pytest.fixture
+def allow_discrepancies() -> None:
+    """Opt out of the reconciliation after the test."""
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    c = Clock()
+    monkeypatch.setattr(services, "_clock", c)
+    return c
+
+
+@pytest.fixture
+def planter(monkeypatch: pytest.MonkeyPatch) -> Planter:
+    p = Planter()
+    monkeypatch.setattr(services, "deal_shoe_new", p)
+    return p
+
+
+@pytest.fixture
+def toss(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], None]:
+    """``toss(seat)`` makes ``seat`` win every toss."""
+
+    def set_toss(seat: int) -> None:
+        monkeypatch.setattr(services, "game_toss", lambda *, game, seats: seat)
+
+    return set_toss
+
+
+@pytest.fixture
+def template_factory(db: Any) -> Callable[..., TableTemplate]:
+    def make(**fields: Any) -> TableTemplate:
+        fields.setdefault("name", f"Template {next(_names)}")
+        fields.setdefault("variant", "pool101")
+        fields.setdefault("seats_min", 2)
+        fields.setdefault("seats_max", 3)
+        fields.setdefault("currency", "cash")
+        if fields["variant"] == "points":
+            fields.setdefault("point_value", 10)
+        else:
+            fields.setdefault("entry_fee", 1000)
+        template = TableTemplate(**fields)
+        template.full_clean()
+        template.save()
+        return template
+
+    return make
+
+
+@pytest.fixture
+def table_factory(template_factory: Callable[..., TableTemplate]) -> Callable[..., Table]:
+    def make(**fields: Any) -> Table:
+        return services.table_create(template=template_factory(**fields))
+
+    return make
+
+
+@pytest.fixture
+def players(user_factory: Callable[..., Any]) -> list[Any]:
+    """Six funded players (100 000 minor units of cash each)."""
+    users = [user_factory() for _ in range(6)]
+    for user in users:
+        fund(user, 100_000)
+    return users
+
+
+@pytest.fixture
+def seated(
+    table_factory: Callable[..., Table], players: list[Any], clock: Clock, planter: Planter
+) -> Callable[..., TableDriver]:
+    """``seated(n, **template_fields)``: a table for ``n`` players, all seated (seat i+1 is
+    ``players[i]``), so the game has started."""
+
+    def make(n: int, **fields: Any) -> TableDriver:
+        fields.setdefault("seats_max", n)
+        table = table_factory(**fields)
+        users = {}
+        for i in range(n):
+            services.table_join(table=table, user=players[i], seat_no=i + 1)
+            users[i + 1] = players[i]
+        return TableDriver(table, users, clock)
+
+    return make

@@ -1,0 +1,112 @@
+"""Real concurrency on PostgreSQL: threads acting on one game at the same expected version."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import connection
+from tables_testkit import Planter, TableDriver, assert_reconciled
+
+from tables import services
+from tables.models import Game, Move
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+def race(workers: list[Callable[[], Any]]) -> list[Any]:
+    """Run every worker in its own thread, released together; returns results or exceptions."""
+    barrier = threading.Barrier(len(workers))
+    results: list[Any] = [None] * len(workers)
+
+    def run(i: int) -> None:
+        try:
+            barrier.wait(timeout=10)
+            results[i] = workers[i]()
+        except Exception as exc:
+            results[i] = exc
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(workers))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return results
+
+
+@pytest.fixture
+def t(
+    seated: Callable[..., TableDriver], planter: Planter, toss: Callable[[int], None]
+) -> TableDriver:
+    toss(1)
+    return seated(3, turn_s=30, extra_time_s=0)
+
+
+def test_same_version_from_many_threads_acts_once(t: TableDriver) -> None:
+    game = t.game()
+
+    def pick() -> Any:
+        return services.game_act(
+            game_id=game.pk, user=t.users[1], action="pick_closed", expected_version=game.version
+        )
+
+    results = race([pick] * 6)
+    won = [r for r in results if isinstance(r, Game)]
+    stale = [r for r in results if isinstance(r, services.StaleAction)]
+    assert len(won) == 1 and len(stale) == 5, results
+    assert len(t.view(1)["hand"]["cards"]) == 14
+    assert Move.objects.filter(game=game, action="pick_closed").count() == 1
+    assert t.game().version == game.version + 1
+
+
+def test_timer_racing_a_move_has_one_winner(t: TableDriver) -> None:
+    for _ in range(4):
+        game = t.game()
+        seat = t.turn()
+        assert seat is not None
+        t.clock.t = game.deadline.timestamp() + 0.01  # both are due
+
+        def timer(game: Game = game) -> Any:
+            return services.timer_fire(game_id=game.pk, version=game.version)
+
+        def move(game: Game = game, seat: int = seat) -> Any:
+            return services.game_act(
+                game_id=game.pk,
+                user=t.users[seat],
+                action="pick_closed",
+                expected_version=game.version,
+            )
+
+        results = race([timer, move])
+        timer_won = results[0] == services.TimerResult.FIRED
+        move_won = isinstance(results[1], Game)
+        assert timer_won != move_won, results
+        if timer_won:
+            assert isinstance(results[1], services.StaleAction)
+        else:
+            assert results[0] == services.TimerResult.STALE
+        assert t.game().version == game.version + 1
+        if move_won:  # finish the turn so the next round starts a fresh turn
+            t.act(seat, "discard", card=t.view(seat)["hand"]["picked"])
+
+
+def test_joins_from_many_threads_fill_the_table_exactly(
+    table_factory: Callable[..., Any], players: list[Any], clock: Any
+) -> None:
+    table = table_factory(seats_max=4, seats_min=4)
+
+    def join(user: Any) -> Callable[[], Any]:
+        return lambda: services.table_join(table=table, user=user)
+
+    results = race([join(u) for u in players])
+    seated = [r for r in results if not isinstance(r, Exception)]
+    refused = [r for r in results if isinstance(r, Exception)]
+    assert len(seated) == 4, results
+    assert all(isinstance(r, services.TableError) for r in refused)
+    assert sorted(s.seat_no for s in seated) == [1, 2, 3, 4]
+    assert Game.objects.get(table=table).status == "running"
+    assert_reconciled()
