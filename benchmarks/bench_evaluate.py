@@ -33,7 +33,7 @@ from tables.rules import Card, parse_card, parse_cards  # noqa: E402
 from tables.rules.cards import PRINTED_JOKER, STANDARD_PACK  # noqa: E402
 from tables.rules.evaluate import best_discard, evaluate_hand  # noqa: E402
 
-DEFAULT_VECTORS = Path("/work/shared/vectors/hands.jsonl")
+DEFAULT_VECTORS = Path(__file__).resolve().parents[1] / "tests" / "data" / "hands.jsonl"
 SEED = 20240613
 
 
