@@ -18,6 +18,13 @@ Hand evaluation (``evaluate.py``)
     ``.can_declare``) and ``best_discard(hand, cut_joker, *, settings=None) -> DiscardChoice``
     (``.card``, ``.evaluation`` of the cards kept).
 
+Games (``settings.py``, ``shoe.py``, ``scoring.py``, ``game.py``, ``classic.py``, ``variants.py``)
+    ``GameSettings`` (every setting of the rule book, ``GameSettings.for_variant(variant)``),
+    ``ClassicSettings``, the shoe (``new_shoe``, ``deal``), the scoring functions, and the two
+    state machines behind one abstraction: ``engine_for(variant)`` returns the engine with
+    ``new``, ``apply``, ``view``, ``state_from_json`` and friends (docs/game-engine.md,
+    docs/classic-rummy.md).
+
 Errors (``errors.py``): ``RulesError`` (a ``ValueError``) and its subclasses ``InvalidCard``,
 ``InvalidMove``, ``InvalidSettings``.
 
@@ -26,6 +33,7 @@ Aces when it is a printed joker (``"JK"``); printed jokers are always wild.
 """
 
 from .cards import Card, card_codes, parse_card, parse_cards
+from .classic import ClassicSettings
 from .errors import InvalidCard, InvalidMove, InvalidSettings, RulesError
 from .evaluate import DiscardChoice, HandEvaluation, best_discard, evaluate_hand
 from .melds import (
@@ -38,11 +46,15 @@ from .melds import (
     count_points,
     is_joker,
 )
+from .settings import GameSettings
+from .variants import engine_for
 
 __all__ = [
     "Card",
+    "ClassicSettings",
     "DeclarationVerdict",
     "DiscardChoice",
+    "GameSettings",
     "HandEvaluation",
     "InvalidCard",
     "InvalidMove",
@@ -56,6 +68,7 @@ __all__ = [
     "check_declaration",
     "classify_group",
     "count_points",
+    "engine_for",
     "evaluate_hand",
     "is_joker",
     "parse_card",
