@@ -480,6 +480,47 @@ def _post(*, key: str, fingerprint: str, plan: Callable[[], _Plan]) -> tuple[Tra
 # --- wallets ---------------------------------------------------------------------------------
 
 
+def _wallet_house_post(
+    *,
+    op: str,
+    kind: str,
+    house: str,
+    user: User,
+    currency: str,
+    amount: int,
+    key: str,
+    ref: str,
+    memo: str,
+    staff: User | None = None,
+    fingerprint_amount: int | None = None,
+) -> Transaction:
+    """One posting between a player's wallet and a house account: ``amount`` (signed) to the
+    wallet, its opposite to the house. Arguments are already checked."""
+    fp = _fingerprint(
+        op,
+        user=user.pk,
+        currency=currency,
+        amount=amount if fingerprint_amount is None else fingerprint_amount,
+        ref=ref,
+    )
+    wallet_id = _Ident.wallet(user.pk, currency)
+    house_id = _Ident.house(house, currency)
+    accounts = _lock_idents([wallet_id, house_id])
+    tx, _ = _post(
+        key=key,
+        fingerprint=fp,
+        plan=lambda: _Plan(
+            kind=kind,
+            currency=currency,
+            legs=[(accounts[wallet_id], amount), (accounts[house_id], -amount)],
+            ref=ref,
+            memo=memo,
+            staff_user=staff,
+        ),
+    )
+    return tx
+
+
 @retry_on_conflict
 def wallet_deposit(
     *,
@@ -497,22 +538,17 @@ def wallet_deposit(
     amount = _check_amount(amount)
     key = _check_key(idempotency_key)
     ref = _check_ref(ref, required=False)
-    fp = _fingerprint("wallet_deposit", user=user.pk, currency=currency, amount=amount, ref=ref)
-    wallet_id = _Ident.wallet(user.pk, currency)
-    house_id = _Ident.house(AccountKind.DEPOSITS, currency)
-    accounts = _lock_idents([wallet_id, house_id])
-    tx, _ = _post(
+    return _wallet_house_post(
+        op="wallet_deposit",
+        kind=TransactionKind.DEPOSIT,
+        house=AccountKind.DEPOSITS,
+        user=user,
+        currency=currency,
+        amount=amount,
         key=key,
-        fingerprint=fp,
-        plan=lambda: _Plan(
-            kind=TransactionKind.DEPOSIT,
-            currency=currency,
-            legs=[(accounts[wallet_id], amount), (accounts[house_id], -amount)],
-            ref=ref,
-            memo=memo or "Deposit",
-        ),
+        ref=ref,
+        memo=memo or "Deposit",
     )
-    return tx
 
 
 @retry_on_conflict
@@ -536,22 +572,18 @@ def wallet_withdraw(
     amount = _check_amount(amount)
     key = _check_key(idempotency_key)
     ref = _check_ref(ref, required=False)
-    fp = _fingerprint("wallet_withdraw", user=user.pk, currency=currency, amount=amount, ref=ref)
-    wallet_id = _Ident.wallet(user.pk, currency)
-    house_id = _Ident.house(AccountKind.WITHDRAWALS, currency)
-    accounts = _lock_idents([wallet_id, house_id])
-    tx, _ = _post(
+    return _wallet_house_post(
+        op="wallet_withdraw",
+        kind=TransactionKind.WITHDRAWAL,
+        house=AccountKind.WITHDRAWALS,
+        user=user,
+        currency=currency,
+        amount=-amount,
         key=key,
-        fingerprint=fp,
-        plan=lambda: _Plan(
-            kind=TransactionKind.WITHDRAWAL,
-            currency=currency,
-            legs=[(accounts[wallet_id], -amount), (accounts[house_id], amount)],
-            ref=ref,
-            memo=memo or "Withdrawal",
-        ),
+        ref=ref,
+        memo=memo or "Withdrawal",
+        fingerprint_amount=amount,
     )
-    return tx
 
 
 @retry_on_conflict
@@ -574,23 +606,18 @@ def wallet_adjust(
     staff = _check_staff(staff_user)
     key = _check_key(idempotency_key)
     ref = _check_ref(ref, required=False)
-    fp = _fingerprint("wallet_adjust", user=user.pk, currency=currency, amount=amount, ref=ref)
-    wallet_id = _Ident.wallet(user.pk, currency)
-    house_id = _Ident.house(AccountKind.ADJUSTMENTS, currency)
-    accounts = _lock_idents([wallet_id, house_id])
-    tx, _ = _post(
+    return _wallet_house_post(
+        op="wallet_adjust",
+        kind=TransactionKind.ADJUSTMENT,
+        house=AccountKind.ADJUSTMENTS,
+        user=user,
+        currency=currency,
+        amount=amount,
         key=key,
-        fingerprint=fp,
-        plan=lambda: _Plan(
-            kind=TransactionKind.ADJUSTMENT,
-            currency=currency,
-            legs=[(accounts[wallet_id], amount), (accounts[house_id], -amount)],
-            ref=ref,
-            memo=reason,
-            staff_user=staff,
-        ),
+        ref=ref,
+        memo=reason,
+        staff=staff,
     )
-    return tx
 
 
 # --- pots ------------------------------------------------------------------------------------
