@@ -8,43 +8,19 @@ from __future__ import annotations
 
 import logging
 import random
-import threading
 from collections import Counter
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import connection, connections
+from django.db import connection
 
 from ledger import selectors, services
 from ledger.errors import IdempotencyConflict, LedgerError
 from ledger.models import Account, Transaction
 from ledger.reconcile import reconcile_run
+from tests.threads import race
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-
-def race(n: int, work: Callable[[int], Any]) -> list[Any]:
-    """Run ``work(i)`` in ``n`` threads started together; return each result or exception."""
-    barrier = threading.Barrier(n)
-    results: list[Any] = [None] * n
-
-    def run(i: int) -> None:
-        try:
-            barrier.wait(timeout=30)
-            results[i] = work(i)
-        except BaseException as error:
-            results[i] = error
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not any(thread.is_alive() for thread in threads), "a posting hung"
-    return results
 
 
 def outcome(result: Any) -> str:

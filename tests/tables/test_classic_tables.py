@@ -39,6 +39,7 @@ from tables.reconcile import register as register_game_checks
 from tables.rules import classic
 from tables.rules.cards import parse_cards
 from tables.rules.errors import InvalidCard, InvalidMove
+from tests.threads import race as _race
 
 FUNDS = 100_000  # what the ``players`` fixture deposits for each player
 ENTRY = 1000
@@ -832,33 +833,6 @@ def test_reconcile_ledger_checks_game_pots_from_start_up(db: Any) -> None:
 
 
 # --------------------------------------------------------------------------- races (PostgreSQL)
-
-
-def _race(n: int, work: Callable[[int], Any]) -> list[Any]:
-    """Run ``work(i)`` in ``n`` threads started together (each with its own connection)."""
-    import threading
-
-    from django.db import connections
-
-    barrier = threading.Barrier(n)
-    results: list[Any] = [None] * n
-
-    def run(i: int) -> None:
-        try:
-            barrier.wait(timeout=30)
-            results[i] = work(i)
-        except BaseException as error:
-            results[i] = error
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert not any(thread.is_alive() for thread in threads), "a request hung"
-    return results
 
 
 @pytest.mark.postgres

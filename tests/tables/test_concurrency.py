@@ -2,40 +2,22 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import connection
 from tables_testkit import Planter, TableDriver, assert_reconciled
 
 from tables import services
 from tables.models import Game, Move
+from tests.threads import race as race_threads
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
 def race(workers: list[Callable[[], Any]]) -> list[Any]:
     """Run every worker in its own thread, released together; returns results or exceptions."""
-    barrier = threading.Barrier(len(workers))
-    results: list[Any] = [None] * len(workers)
-
-    def run(i: int) -> None:
-        try:
-            barrier.wait(timeout=10)
-            results[i] = workers[i]()
-        except Exception as exc:
-            results[i] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(workers))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return results
+    return race_threads(len(workers), lambda i: workers[i](), timeout=60)
 
 
 @pytest.fixture
