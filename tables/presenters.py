@@ -198,6 +198,28 @@ def present_table(*, data: dict[str, Any], user: Any, now: float) -> dict[str, A
     show = deal.get("show") if deal else None
     if show:
         t["show"] = {"name": name_of(show["seat"]), "groups": groups_faces(show["groups"], cut)}
+    history = view.get("history") or []
+    if history:
+        order = [p["seat"] for p in view.get("players", [])]
+        t["scoreboard"] = {
+            "names": [name_of(seat) for seat in order],
+            "rows": [
+                {
+                    "number": h["number"],
+                    "winner": name_of(h["winner"]) if h.get("winner") is not None else "",
+                    "points": [
+                        next((x["points"] for x in h["scores"] if x["seat"] == seat), "")
+                        for seat in order
+                    ],
+                }
+                for h in history
+            ],
+            "totals": [
+                p.get("chips") if variant == "deals" else p.get("total")
+                for p in view.get("players", [])
+            ],
+            "totals_label": "Chips" if variant == "deals" else "Total",
+        }
     last = view.get("last_deal")
     if last:
         t["last_deal"] = _present_last_deal(last, name_of, view, cut)

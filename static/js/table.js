@@ -73,7 +73,21 @@
     });
     document.querySelectorAll("input[name=cards]").forEach(function (input) { input.value = sel.join(" "); });
     document.querySelectorAll("input[name=melds]").forEach(function (input) { input.value = JSON.stringify([sel]); });
-    document.querySelectorAll("input[name=groups]").forEach(function (input) { input.value = groups; });
+    document.querySelectorAll("input[name=groups]").forEach(function (input) {
+      // A show sends the 13 other cards: the selected one goes to the finish slot.
+      if (input.form && input.form.querySelector("input[name=finish_card]") && sel.length === 1) {
+        let removed = false;
+        const rest = currentGroups().map(function (g) {
+          return g.filter(function (code) {
+            if (!removed && code === sel[0]) { removed = true; return false; }
+            return true;
+          });
+        }).filter(function (g) { return g.length > 0; });
+        input.value = JSON.stringify(rest);
+      } else {
+        input.value = groups;
+      }
+    });
   }
   function postArrangement() {
     const form = document.getElementById("arrange-form");

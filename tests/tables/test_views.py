@@ -1,0 +1,247 @@
+"""The player-facing pages: lobby, table page and the action endpoint (per-viewer rendering and
+bad input of every kind)."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from django.urls import reverse
+from tables_testkit import balance
+
+from tables.models import Game, Move
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def _codes_in(html: str) -> set[str]:
+    return set(re.findall(r'data-code="([0-9AJQKTSHDC]{2,3})"', html))
+
+
+@pytest.fixture
+def two(seated: Any, toss: Any) -> Any:
+    toss(1)
+    return seated(2)
+
+
+def _state(t: Any) -> tuple[int, int, int, int]:
+    game = t.game()
+    return (
+        game.version,
+        Move.objects.filter(game=game).count(),
+        balance(t.users[1]),
+        balance(t.users[2]),
+    )
+
+
+def test_lobby_lists_tables_with_stakes_and_a_join_button(client, table_factory, players):
+    table = table_factory(name="Evening 101", entry_fee=2500)
+    html = client.get(reverse("lobby")).content.decode()
+    assert "Evening 101" in html
+    assert "₹25.00" in html
+    assert "Log in to play" in html
+    client.force_login(players[0])
+    html = client.get(reverse("lobby")).content.decode()
+    assert f'action="{reverse("table_join", args=[table.pk])}"' in html
+    partial = client.get(reverse("lobby") + "?partial=lobby-tables").content.decode()
+    assert "Evening 101" in partial and "<html" not in partial
+
+
+def test_joining_from_the_lobby_holds_the_entry_fee_and_opens_the_table(
+    client, table_factory, players
+):
+    table = table_factory(entry_fee=1000, seats_max=3)
+    client.force_login(players[0])
+    before = balance(players[0])
+    response = client.post(reverse("table_join", args=[table.pk]))
+    assert response.status_code == 302
+    assert response["Location"] == reverse("table", args=[table.pk])
+    assert balance(players[0]) == before - 1000
+    html = client.get(response["Location"]).content.decode()
+    assert "Waiting for players" in html
+    assert "Leave (refund)" in html
+    # Leaving before the start refunds the fee.
+    client.post(reverse("table_leave", args=[table.pk]))
+    assert balance(players[0]) == before
+
+
+def test_joining_without_funds_is_refused_with_a_message(client, table_factory, user_factory):
+    table = table_factory(entry_fee=1000)
+    poor = user_factory()
+    client.force_login(poor)
+    response = client.post(reverse("table_join", args=[table.pk]), follow=True)
+    assert response.redirect_chain[-1][0] == reverse("lobby")
+    assert "message-error" in response.content.decode()
+    assert not Game.objects.filter(table=table, seats__user=poor, seats__left_at=None).exists()
+
+
+def test_each_player_sees_only_their_own_cards(client, two):
+    game = two.game()
+    hands = {}
+    for seat in (1, 2):
+        view = two.view(seat)
+        hands[seat] = set(view["hand"]["cards"])
+    for seat, other in ((1, 2), (2, 1)):
+        client.force_login(two.users[seat])
+        html = client.get(reverse("table", args=[two.table.pk])).content.decode()
+        shown = _codes_in(
+            html.split('id="my-hand"')[1].split('</div>\n      <div class="hand-info')[0]
+        )
+        assert shown == hands[seat]
+        # No card that only the other player holds appears anywhere in the page.
+        assert not (hands[other] - hands[seat]) & _codes_in(html) - {
+            two.view(seat)["deal"]["open_top"],
+            two.view(seat)["deal"]["cut_joker"],
+        }
+    assert f'data-version="{game.version}"' in html
+
+
+def test_a_spectator_sees_no_hand(client, two, user_factory):
+    client.force_login(user_factory())
+    html = client.get(reverse("table", args=[two.table.pk])).content.decode()
+    assert 'id="my-hand"' not in html
+    view = two.view(1)
+    assert not set(view["hand"]["cards"]) - {view["deal"]["open_top"]} & _codes_in(html) - {
+        view["deal"]["cut_joker"]
+    }
+
+
+def test_pick_and_discard_through_the_action_endpoint(client, two):
+    client.force_login(two.users[1])
+    url = reverse("table_act", args=[two.table.pk])
+    version = two.game().version
+    response = client.post(url, {"action": "pick_closed", "version": version}, **HTMX)
+    assert response.status_code == 200
+    assert two.game().version == version + 1
+    assert "<html" not in response.content.decode()  # the partial only
+    card = two.view(1)["hand"]["cards"][0]
+    response = client.post(
+        url, {"action": "discard", "version": version + 1, "card": card.lower()}, **HTMX
+    )
+    assert response.status_code == 200
+    assert two.view(1)["deal"]["open_top"] == card
+    assert two.turn() == 2
+
+
+def test_a_double_click_is_a_stale_no_op_with_a_clear_answer(client, two):
+    client.force_login(two.users[1])
+    url = reverse("table_act", args=[two.table.pk])
+    version = two.game().version
+    client.post(url, {"action": "pick_closed", "version": version}, **HTMX)
+    before = _state(two)
+    response = client.post(url, {"action": "pick_closed", "version": version}, **HTMX)
+    assert response.status_code == 409
+    assert "moved on" in response.content.decode()
+    assert _state(two) == before
+
+
+@pytest.mark.parametrize(
+    ("data", "status", "message"),
+    [
+        ({"action": "fly_away"}, 400, "Unknown action"),
+        ({"action": "discard", "card": "ZZ"}, 400, "ZZ"),
+        ({"action": "discard", "card": "QH", "seat": "2"}, 400, ""),
+        ({"action": "discard"}, 400, "Missing card"),
+        ({"action": "declare", "finish_card": "QH", "groups": "[[1,2]"}, 400, "could not be read"),
+        ({"action": "set_auto_drop", "on": "maybe"}, 400, "on or off"),
+        ({"action": "pick_open", "version": "x"}, 400, "version"),
+        ({"action": "pick_open", "version": ""}, 400, "version"),
+    ],
+)
+def test_bad_input_is_refused_and_changes_nothing(client, two, data, status, message):
+    client.force_login(two.users[1])
+    url = reverse("table_act", args=[two.table.pk])
+    data = dict(data)
+    data.setdefault("version", two.game().version)
+    if data["action"] == "discard":
+        # Discard needs a picked card first: pick so that only the payload is wrong.
+        client.post(url, {"action": "pick_closed", "version": data["version"]}, **HTMX)
+        data["version"] = two.game().version
+    before = _state(two)
+    response = client.post(url, data, **HTMX)
+    assert response.status_code == status
+    html = response.content.decode()
+    assert 'id="action-error"' in html
+    assert message in html
+    assert _state(two) == before
+
+
+def test_a_move_out_of_turn_is_refused(client, two):
+    client.force_login(two.users[2])
+    before = _state(two)
+    response = client.post(
+        reverse("table_act", args=[two.table.pk]),
+        {"action": "pick_closed", "version": two.game().version},
+        **HTMX,
+    )
+    assert response.status_code == 400
+    assert 'id="action-error"' in response.content.decode()
+    assert _state(two) == before
+
+
+def test_without_htmx_an_error_comes_back_as_a_message(client, two):
+    client.force_login(two.users[2])
+    response = client.post(
+        reverse("table_act", args=[two.table.pk]),
+        {"action": "pick_closed", "version": two.game().version},
+        follow=True,
+    )
+    assert response.redirect_chain[-1][0] == reverse("table", args=[two.table.pk])
+    assert "message-error" in response.content.decode()
+
+
+def test_unknown_tables_and_wrong_methods(client, players):
+    client.force_login(players[0])
+    assert client.get(reverse("table", args=[999999])).status_code == 404
+    assert client.post(reverse("table_act", args=[999999]), {"action": "drop"}).status_code == 404
+    assert client.post(reverse("table_join", args=[999999])).status_code == 404
+    assert client.get(reverse("table_join", args=[1])).status_code == 405
+
+
+def test_actions_need_a_login(client, two):
+    url = reverse("table_act", args=[two.table.pk])
+    before = _state(two)
+    response = client.post(url, {"action": "pick_closed", "version": two.game().version})
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+    assert _state(two) == before
+
+
+def test_sort_and_arrange_keep_every_card(client, two):
+    client.force_login(two.users[1])
+    url = reverse("table_act", args=[two.table.pk])
+    cards = sorted(two.view(1)["hand"]["cards"])
+    response = client.post(url, {"action": "sort", "version": two.game().version}, **HTMX)
+    assert response.status_code == 200
+    groups = two.view(1)["hand"]["groups"]
+    assert sorted(c for g in groups for c in g) == cards
+    mine = [[c] for c in cards]
+    response = client.post(
+        url, {"action": "arrange", "version": 0, "groups": json.dumps(mine)}, **HTMX
+    )
+    assert response.status_code == 200
+    assert sorted(two.view(1)["hand"]["groups"]) == sorted(mine)
+    # An arrangement with a card the player does not hold is refused.
+    forged = [*mine[:-1], ["JK"] if "JK" not in cards else ["2C"]]
+    response = client.post(
+        url, {"action": "arrange", "version": 0, "groups": json.dumps(forged)}, **HTMX
+    )
+    assert response.status_code == 400
+    assert sorted(two.view(1)["hand"]["groups"]) == sorted(mine)
+
+
+def test_the_scoreboard_shows_each_deal(client, seated, toss):
+    toss(1)
+    t = seated(3)
+    t.act(1, "drop")
+    client.force_login(t.users[2])
+    html = client.get(reverse("table", args=[t.table.pk])).content.decode()
+    assert 'id="score-history"' not in html  # no deal has ended yet
+    t.act(2, "drop")  # one player left: the deal ends
+    html = client.get(reverse("table", args=[t.table.pk])).content.decode()
+    assert 'id="score-history"' in html
+    assert 'id="scoreboard"' in html
+    history = html.split('id="score-history"')[1]
+    assert ">20<" in history  # both first drops scored 20
