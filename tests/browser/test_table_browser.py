@@ -213,3 +213,63 @@ def test_the_page_follows_the_game_without_a_reload(page, practice_table, funded
     # The bot answers on its own; the page shows my next turn without any reload.
     page.wait_for_selector(".act-pick_closed button", timeout=20_000)
     assert int(page.locator("#table-root").get_attribute("data-version")) > start + 2
+
+
+@pytest.fixture
+def classic_table(transactional_db):
+    from tables.models import TableTemplate
+    from tables.services import table_create
+
+    template = TableTemplate(
+        name="Browser classic",
+        variant="classic",
+        seats_min=2,
+        seats_max=2,
+        currency="practice",
+        entry_fee=100,
+        practice=True,
+        bot_count=1,
+        bot_delay_s=0.3,
+        turn_s=60,
+        extra_time_s=0,
+    )
+    template.full_clean()
+    template.save()
+    return table_create(template=template, name="Browser classic")
+
+
+def test_classic_rummy_draw_select_and_discard(page, classic_table, funded_player):
+    from tables.models import Move
+
+    login(page, "meera", PASSWORD)
+    page.locator("tr.lobby-row", has_text="Browser classic").locator("button").click()
+    page.wait_for_selector("#my-hand .pcard")
+    assert len(_hand_codes(page)) == 10
+    assert page.locator("#table-melds").is_visible()
+    _wait_my_turn(page)
+    _wait_live(page)
+    page.click(".act-pick_closed button")
+    page.wait_for_function("document.querySelectorAll('#my-hand .pcard').length === 11")
+    lay_down = page.locator(".act-lay_down button")
+    assert lay_down.is_disabled()  # a meld needs three selected cards
+    card = page.locator("#my-hand .pcard").last
+    code = card.get_attribute("data-code")
+    card.click()
+    page.click(".act-discard button")
+    page.wait_for_function("document.querySelectorAll('#my-hand .pcard').length === 10")
+    assert (
+        Move.objects.filter(actor__username="meera", action="discard").last().payload["card"]
+        == code
+    )
+
+
+def test_the_table_fits_a_phone(browser, live_server_url, practice_table, funded_player):
+    context = browser.new_context(base_url=live_server_url, viewport={"width": 375, "height": 740})
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    login(page, "meera", PASSWORD)
+    page.locator("tr.lobby-row", has_text="Browser practice").locator("button").click()
+    page.wait_for_selector("#my-hand .pcard")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    assert page.locator(".act-sort button").is_visible()
+    context.close()
