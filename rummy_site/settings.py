@@ -151,6 +151,18 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# The cache holds short-lived shared facts (which players have a socket open at a table).
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"max_connections": REDIS_MAX_CONNECTIONS},
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
 # Timers: "celery" schedules a task per deadline and a periodic sweep; "loop" relies on
 # ``manage.py run_timers`` (the embedded default, no broker needed).
 TIMERS_BACKEND = os.environ.get("TIMERS_BACKEND", "celery" if REDIS_URL else "loop")

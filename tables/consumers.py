@@ -12,7 +12,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
-from . import services
+from . import presence, services
 from .models import Game, Table
 from .realtime import lobby_group, table_group
 
@@ -65,6 +65,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             return
+        if connected:
+            presence.socket_opened(table_id=self.table_id, user_id=user.pk)
+        elif presence.socket_closed(table_id=self.table_id, user_id=user.pk) > 0:
+            return  # another tab of the same player is still connected
         table = Table.objects.get(pk=self.table_id)
         services.seat_set_connected(table=table, user=user, connected=connected)
 
