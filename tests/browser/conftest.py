@@ -17,9 +17,6 @@ ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
-# Playwright's sync API runs an event loop in this thread; the ORM calls the tests make between
-# browser steps are synchronous and safe here.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -103,16 +100,28 @@ def live_server_url(transactional_db: None) -> Iterator[str]:
         log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
+    """One chromium per test module. Playwright's sync API keeps an event loop running in this
+    thread while it lives, so it is closed at the end of the module: the tests after it may use
+    ``async_to_sync`` again. Meanwhile the ORM calls the tests make between browser steps are
+    synchronous and safe, which ``DJANGO_ALLOW_ASYNC_UNSAFE`` tells Django for this module."""
     if not Path(CHROMIUM).exists():
         raise RuntimeError(f"{CHROMIUM} is missing: scripts/test installs Debian's chromium")
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as pw:
-        instance = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield instance
-        instance.close()
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as pw:
+            instance = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            yield instance
+            instance.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
 @pytest.fixture
