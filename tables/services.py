@@ -1448,8 +1448,9 @@ def bot_choose(*, engine: Any, state: Any, seat: int) -> dict[str, Any] | None:
     deck; drop on the first turn only when the hand is hopeless (no joker, and even its best
     arrangement counts the full count); after picking, declare when the
     hand can be shown, else throw the card whose loss leaves the lowest count; in a meld window
-    submit the best arrangement; accept a split; never rejoin. Classic: draw from the stock and
-    throw the highest card (it never melds)."""
+    submit the best arrangement; accept a split; never rejoin. Classic: draw from the stock, lay
+    down the melds it holds and lay off what fits (highest penalty first, keeping a card to
+    throw), then throw the highest card."""
     from .rules.evaluate import best_discard, evaluate_hand
     from .rules.melds import is_joker
 
@@ -1461,6 +1462,18 @@ def bot_choose(*, engine: Any, state: Any, seat: int) -> dict[str, Any] | None:
             return {"type": "pick_closed"}
         if "pick_open" in allowed_classic:
             return {"type": "pick_open"}
+        if "lay_down" in allowed_classic and hand:
+            from .rules.classic import TableMeld, bot_meld_action
+
+            table_melds = [
+                TableMeld.from_json(m) for m in (view.get("deal") or {}).get("melds", [])
+            ]
+            move = bot_meld_action(hand, table_melds, state.settings)
+            if move is not None and move[0] == "lay_down":
+                return {"type": "lay_down", "melds": [[c.code for c in move[1]]]}
+            if move is not None and "lay_off" in allowed_classic:
+                card, meld_id = move[1]
+                return {"type": "lay_off", "cards": [card.code], "meld_id": meld_id}
         if "discard" in allowed_classic and hand:
             picked = (view.get("deal") or {}).get("picked_open_card")
             candidates = [c for c in hand if c != picked] or hand
@@ -1524,7 +1537,7 @@ def _bots_play(ctx: _Ctx) -> int:
     played = 0
     seats = ctx.played_seats()
     for seat_no in _bot_seats(ctx):
-        for _ in range(3):  # at most pick + discard/declare (+ a fallback)
+        for _ in range(12):  # a whole turn: pick, lay down / lay off (classic), then discard
             if ctx.game.status != GameStatus.RUNNING or ctx.engine.deal_due(ctx.state, ctx.now):
                 break
             choice = bot_choose(engine=ctx.engine, state=ctx.state, seat=seat_no)
@@ -1537,7 +1550,7 @@ def _bots_play(ctx: _Ctx) -> int:
                 logger.exception("computer player at seat %s chose an illegal move", seat_no)
                 break
             played += 1
-            if choice["type"] not in ("pick_closed", "pick_open"):
+            if choice["type"] not in ("pick_closed", "pick_open", "lay_down", "lay_off"):
                 break
         _continue(ctx)
     return played

@@ -819,6 +819,45 @@ def test_a_computer_player_takes_its_turns_at_a_classic_practice_table(
     assert game.deadline_kind == "turn"
 
 
+def test_a_computer_player_lays_down_and_lays_off_before_it_throws(
+    classic_template: Callable[..., TableTemplate],
+    classic_planter: ClassicPlanter,
+    player: Any,
+    clock: Clock,
+    toss: Callable[[int], None],
+) -> None:
+    toss(2)
+    template = classic_template(
+        2, practice=True, currency="practice", bot_count=1, entry_fee=100, hands_count=1
+    )
+    table = services.table_create(template=template)
+    classic_planter.add(
+        hands={2: "KS KH KD 5C 6C 7C 2D 9H 4S JD", 1: "2S 3S 4H 5S 6D 7S 8D 9S 10S JS"},
+        open_card="QD",
+        stock_top=["8C"],
+    )
+    services.table_join(table=table, user=player, seat_no=1)
+    game = Game.objects.get(table=table)
+    bot_seat = game.seats.get(seat_no=2)
+    t = TableDriver(table, {1: player, 2: bot_seat.user}, clock)
+    t.fire()
+    actions = [
+        m.action
+        for m in Move.objects.filter(game=game, actor=bot_seat.user).order_by("version")
+        if m.action != "seat_join"
+    ]
+    # It drew 8C, laid down its kings and its clubs run, and threw a card: one whole turn.
+    assert actions[:2] == ["pick_closed", "lay_down"]
+    assert actions.count("lay_down") == 2
+    assert actions[-1] == "discard"
+    melds = t.view(1)["deal"]["melds"]
+    assert sorted(sorted(m["cards"]) for m in melds) == [
+        ["5C", "6C", "7C", "8C"],
+        ["KD", "KH", "KS"],
+    ]
+    assert t.turn() == 1
+
+
 def test_reconcile_ledger_checks_game_pots_from_start_up(db: Any) -> None:
     from django.apps import apps
 
