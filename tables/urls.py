@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import support_views, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -9,4 +9,6 @@ urlpatterns = [
     path("tables/<int:table_id>/join", views.table_join, name="table_join"),
     path("tables/<int:table_id>/leave", views.table_leave, name="table_leave"),
     path("tables/<int:table_id>/act", views.table_act, name="table_act"),
+    path("support/deals/", support_views.deal_search, name="support_deals"),
+    path("support/deals/<int:deal_id>/", support_views.deal_replay, name="support_deal"),
 ]
