@@ -12,15 +12,14 @@ from tests.browser.conftest import login
 PASSWORD = "tiles-and-tigers-42"
 
 
-@pytest.fixture
-def practice_table(transactional_db):
+def _practice_table(name: str, variant: str):
+    """A two-seat practice table: the player and one quick computer player, long turns."""
     from tables.models import TableTemplate
     from tables.services import table_create
 
-    # Deals with two players: nobody may drop, so the deal lasts while the test plays it.
     template = TableTemplate(
-        name="Browser practice",
-        variant="deals",
+        name=name,
+        variant=variant,
         seats_min=2,
         seats_max=2,
         currency="practice",
@@ -33,7 +32,13 @@ def practice_table(transactional_db):
     )
     template.full_clean()
     template.save()
-    return table_create(template=template, name="Browser practice")
+    return table_create(template=template, name=name)
+
+
+@pytest.fixture
+def practice_table(transactional_db):
+    # Deals with two players: nobody may drop, so the deal lasts while the test plays it.
+    return _practice_table("Browser practice", "deals")
 
 
 @pytest.fixture
@@ -217,25 +222,7 @@ def test_the_page_follows_the_game_without_a_reload(page, practice_table, funded
 
 @pytest.fixture
 def classic_table(transactional_db):
-    from tables.models import TableTemplate
-    from tables.services import table_create
-
-    template = TableTemplate(
-        name="Browser classic",
-        variant="classic",
-        seats_min=2,
-        seats_max=2,
-        currency="practice",
-        entry_fee=100,
-        practice=True,
-        bot_count=1,
-        bot_delay_s=0.3,
-        turn_s=60,
-        extra_time_s=0,
-    )
-    template.full_clean()
-    template.save()
-    return table_create(template=template, name="Browser classic")
+    return _practice_table("Browser classic", "classic")
 
 
 def test_classic_rummy_draw_select_and_discard(page, classic_table, funded_player):

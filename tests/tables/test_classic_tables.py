@@ -785,33 +785,55 @@ def test_the_same_service_calls_play_a_13_card_and_a_classic_table(
 # --------------------------------------------------------------------------- practice and ops
 
 
-def test_a_computer_player_takes_its_turns_at_a_classic_practice_table(
+@pytest.fixture
+def bot_game(
     classic_template: Callable[..., TableTemplate],
     classic_planter: ClassicPlanter,
     player: Any,
     clock: Clock,
     toss: Callable[[int], None],
+) -> Callable[..., tuple[TableDriver, Any]]:
+    """``bot_game(hands, open_card, stock_top)``: a classic practice table where the computer
+    player (seat 2) starts with planted cards; returns the driver and the bot's seat."""
+
+    def make(hands: dict[int, str], open_card: str, stock_top: list[str]) -> Any:
+        toss(2)
+        template = classic_template(
+            2, practice=True, currency="practice", bot_count=1, entry_fee=100, hands_count=1
+        )
+        table = services.table_create(template=template)
+        classic_planter.add(hands=hands, open_card=open_card, stock_top=stock_top)
+        services.table_join(table=table, user=player, seat_no=1)
+        game = Game.objects.get(table=table)
+        bot_seat = game.seats.get(seat_no=2)
+        return TableDriver(table, {1: player, 2: bot_seat.user}, clock), bot_seat
+
+    return make
+
+
+def _bot_moves(t: TableDriver, bot_seat: Any) -> list[Move]:
+    return [
+        m
+        for m in Move.objects.filter(game=t.game(), actor=bot_seat.user).order_by("version")
+        if m.action != "seat_join"
+    ]
+
+
+def test_a_computer_player_takes_its_turns_at_a_classic_practice_table(
+    bot_game: Callable[..., Any],
 ) -> None:
-    toss(2)
-    template = classic_template(
-        2, practice=True, currency="practice", bot_count=1, entry_fee=100, hands_count=1
+    t, bot_seat = bot_game(
+        {2: "AS 2H 3D 4C 5S 6H 7D 8C 9S 10H", 1: "2S 3S 4S 5S 6S 7S 8S 9S 10S JS"},
+        "KD",
+        ["3H"],
     )
-    table = services.table_create(template=template)
-    classic_planter.add(
-        hands={2: "AS 2H 3D 4C 5S 6H 7D 8C 9S 10H", 1: "2S 3S 4S 5S 6S 7S 8S 9S 10S JS"},
-        open_card="KD",
-        stock_top=["3H"],
-    )
-    services.table_join(table=table, user=player, seat_no=1)
-    game = Game.objects.get(table=table)
+    game = t.game()
     assert game.status == GameStatus.RUNNING
-    bot_seat = game.seats.get(seat_no=2)
     assert bot_seat.is_bot
     assert game.deadline_kind == "bot"
-    t = TableDriver(table, {1: player, 2: bot_seat.user}, clock)
     t.fire()
-    moves = list(Move.objects.filter(game=game, actor=bot_seat.user).order_by("version"))
-    assert [m.action for m in moves][-2:] == ["pick_closed", "discard"]
+    moves = _bot_moves(t, bot_seat)
+    assert [m.action for m in moves] == ["pick_closed", "discard"]
     # It drew 3H and threw its highest card, the Ace.
     assert moves[-1].payload["card"] == "AS"
     assert t.turn() == 1
@@ -820,32 +842,15 @@ def test_a_computer_player_takes_its_turns_at_a_classic_practice_table(
 
 
 def test_a_computer_player_lays_down_and_lays_off_before_it_throws(
-    classic_template: Callable[..., TableTemplate],
-    classic_planter: ClassicPlanter,
-    player: Any,
-    clock: Clock,
-    toss: Callable[[int], None],
+    bot_game: Callable[..., Any],
 ) -> None:
-    toss(2)
-    template = classic_template(
-        2, practice=True, currency="practice", bot_count=1, entry_fee=100, hands_count=1
+    t, bot_seat = bot_game(
+        {2: "KS KH KD 5C 6C 7C 2D 9H 4S JD", 1: "2S 3S 4H 5S 6D 7S 8D 9S 10S JS"},
+        "QD",
+        ["8C"],
     )
-    table = services.table_create(template=template)
-    classic_planter.add(
-        hands={2: "KS KH KD 5C 6C 7C 2D 9H 4S JD", 1: "2S 3S 4H 5S 6D 7S 8D 9S 10S JS"},
-        open_card="QD",
-        stock_top=["8C"],
-    )
-    services.table_join(table=table, user=player, seat_no=1)
-    game = Game.objects.get(table=table)
-    bot_seat = game.seats.get(seat_no=2)
-    t = TableDriver(table, {1: player, 2: bot_seat.user}, clock)
     t.fire()
-    actions = [
-        m.action
-        for m in Move.objects.filter(game=game, actor=bot_seat.user).order_by("version")
-        if m.action != "seat_join"
-    ]
+    actions = [m.action for m in _bot_moves(t, bot_seat)]
     # It drew 8C, laid down its kings and its clubs run, and threw a card: one whole turn.
     assert actions[:2] == ["pick_closed", "lay_down"]
     assert actions.count("lay_down") == 2
