@@ -81,6 +81,14 @@ _VARIANT_LABELS = {
     "points": "Points",
     "classic": "Classic 10-card",
 }
+_DEADLINE_LABELS = {
+    "start": "starts in",
+    "turn": "turn",
+    "meld": "meld window",
+    "break": "next deal in",
+    "rejoin": "rejoin window",
+    "split": "split offer",
+}
 _KIND_LABELS = {
     "pure_sequence": "pure sequence",
     "impure_sequence": "sequence",
@@ -138,6 +146,15 @@ def present_table(*, data: dict[str, Any], user: Any, now: float) -> dict[str, A
         t["seconds_left"] = format_seconds_left(t["deadline"], now)
     if data["can_leave"]:
         t["allowed"].add("leave")
+    if view is not None and view.get("deadline") is not None:
+        # The engine's own deadline (the turn, the meld window, the break), not a computer
+        # player's think time.
+        t["deadline"] = view["deadline"]
+        t["deadline_kind"] = view.get("deadline_kind") or ""
+        t["seconds_left"] = format_seconds_left(t["deadline"], now)
+    t["deadline_label"] = _DEADLINE_LABELS.get(t.get("deadline_kind") or "", "")
+    if view is not None and (view.get("deal") or {}).get("in_extra_time"):
+        t["deadline_label"] = "extra time"
     if view is None:
         return t
 

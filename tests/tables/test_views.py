@@ -142,7 +142,6 @@ def test_a_double_click_is_a_stale_no_op_with_a_clear_answer(client, two):
     [
         ({"action": "fly_away"}, 400, "Unknown action"),
         ({"action": "discard", "card": "ZZ"}, 400, "ZZ"),
-        ({"action": "discard", "card": "QH", "seat": "2"}, 400, ""),
         ({"action": "discard"}, 400, "Missing card"),
         ({"action": "declare", "finish_card": "QH", "groups": "[[1,2]"}, 400, "could not be read"),
         ({"action": "set_auto_drop", "on": "maybe"}, 400, "on or off"),
@@ -166,6 +165,25 @@ def test_bad_input_is_refused_and_changes_nothing(client, two, data, status, mes
     assert 'id="action-error"' in html
     assert message in html
     assert _state(two) == before
+
+
+def test_a_forged_seat_field_cannot_act_for_another_player(client, two):
+    client.force_login(two.users[1])
+    url = reverse("table_act", args=[two.table.pk])
+    client.post(url, {"action": "pick_closed", "version": two.game().version}, **HTMX)
+    theirs = sorted(two.view(2)["hand"]["cards"])
+    mine = two.view(1)["hand"]["cards"]
+    response = client.post(
+        url,
+        {"action": "discard", "version": two.game().version, "card": mine[0], "seat": "2"},
+        **HTMX,
+    )
+    assert response.status_code == 200
+    # The discard was the signed-in player's own; the other hand did not change.
+    assert len(two.view(1)["hand"]["cards"]) == 13
+    assert sorted(two.view(2)["hand"]["cards"]) == theirs
+    last = Move.objects.filter(game=two.game(), action="discard").latest("version")
+    assert last.seat_no == 1 and last.actor == two.users[1]
 
 
 def test_a_move_out_of_turn_is_refused(client, two):
