@@ -71,4 +71,7 @@ def format_amount(amount: int, currency: str) -> str:
         number = f"{_group_indian(str(whole))}.{fraction:0{info.decimals}d}"
     else:
         number = _group_indian(str(units))
-    return f"{sign}{info.prefix}{number}{info.suffix}"
+    suffix = info.suffix
+    if units == 1 and suffix.endswith("s"):
+        suffix = suffix[:-1]  # "1 chip"
+    return f"{sign}{info.prefix}{number}{suffix}"

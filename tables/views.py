@@ -49,6 +49,8 @@ def _tables_rows(user: Any) -> list[dict[str, Any]]:
                 "you_are_seated": row["id"] in mine,
             }
         )
+    # Practice tables first: a newcomer can play at once against computer players.
+    rows.sort(key=lambda row: not row["practice"])
     return rows
 
 

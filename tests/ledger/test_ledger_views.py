@@ -25,6 +25,8 @@ pytestmark = pytest.mark.django_db
         (12345678, "cash", "₹1,23,456.78"),
         (1234567890123, "cash", "₹12,34,56,78,901.23"),
         (999, "practice", "999 chips"),
+        (1, "practice", "1 chip"),
+        (-1, "practice", "-1 chip"),
         (1000, "practice", "1,000 chips"),
         (150000, "practice", "1,50,000 chips"),
         (-20, "practice", "-20 chips"),
