@@ -11,7 +11,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
@@ -157,32 +157,53 @@ def _action_payload(action: str, post: Any) -> dict[str, Any]:
     return payload
 
 
+def _live_game(table: Table) -> Game | None:
+    return Game.objects.filter(table=table, status__in=LIVE_GAME_STATUSES).order_by("-pk").first()
+
+
+def _arrange(request: HttpRequest, game: Game, payload: dict[str, Any]) -> None:
+    """Arranging is not a move: it only orders the player's own cards, and the engine accepts it
+    only if it holds exactly the cards in hand. So it applies to the current version, and once
+    more if a push landed in between: a drag is not lost to a computer player's move."""
+    for attempt in range(2):
+        current = Game.objects.values_list("version", flat=True).get(pk=game.pk)
+        try:
+            services.game_act(
+                game_id=game.pk,
+                user=request.user,
+                action="arrange",
+                expected_version=current,
+                payload=payload,
+            )
+            return
+        except services.StaleAction:
+            if attempt:
+                raise
+
+
 @login_required
 @require_POST
 def table_act(request: HttpRequest, table_id: int) -> HttpResponse:
     """One player action. Success and refusal both answer with the viewer's fresh table partial;
     a refusal carries the reason and changes nothing."""
     table = _table_or_404(table_id)
-    game = Game.objects.filter(table=table, status__in=LIVE_GAME_STATUSES).order_by("-pk").first()
     error = ""
     status = 200
     try:
+        game = _live_game(table)
         if game is None:
-            raise Http404("No game at this table.")
+            raise BadForm("No game is being played at this table.")
         try:
             version = int(request.POST.get("version", ""))
         except ValueError as exc:
             raise BadForm("Missing or malformed game version.") from exc
         action = request.POST.get("action", "")
-        if action == "arrange":
-            # Arranging is not a move: it sets the order of the player's own cards, and the
-            # engine accepts it only if it holds exactly the cards in hand. So it applies to
-            # the current version (a push that landed meanwhile must not lose a drag).
-            version = game.version
         if action == "sort":
             services.deal_sort(game_id=game.pk, user=request.user, expected_version=version)
         elif action == "leave":
             services.table_leave(table=table, user=request.user)
+        elif action == "arrange":
+            _arrange(request, game, _action_payload(action, request.POST))
         else:
             services.game_act(
                 game_id=game.pk,

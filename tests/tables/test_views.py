@@ -263,3 +263,14 @@ def test_the_scoreboard_shows_each_deal(client, seated, toss):
     assert 'id="scoreboard"' in html
     history = html.split('id="score-history"')[1]
     assert ">20<" in history  # both first drops scored 20
+
+
+def test_an_action_at_a_table_without_a_game_is_refused(client, table_factory, players):
+    table = table_factory()
+    client.force_login(players[0])
+    response = client.post(
+        reverse("table_act", args=[table.pk]), {"action": "pick_closed", "version": 0}, **HTMX
+    )
+    assert response.status_code == 400
+    assert "No game is being played at this table." in response.content.decode()
+    assert not Game.objects.filter(table=table).exists()
