@@ -3,7 +3,7 @@ templates show. Presentation only: no rule is decided here."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from tables.rules.cards import parse_card
@@ -21,6 +21,7 @@ class CardFace:
     red: bool
     joker: bool
     wild: bool
+    picked: bool = False
 
     @property
     def label(self) -> str:
@@ -201,11 +202,17 @@ def present_table(*, data: dict[str, Any], user: Any, now: float) -> dict[str, A
         ]
     elif hand and cut:
         groups = []
+        picked = hand.get("picked")
         for group in hand.get("groups") or []:
             kind = classify_group(group, cut).value if len(group) >= 3 else "invalid"
+            cards = faces(group, cut)
+            for i, face in enumerate(cards):
+                if picked and face.code == picked:
+                    cards[i] = replace(face, picked=True)  # the card just picked, marked once
+                    picked = None
             groups.append(
                 {
-                    "cards": faces(group, cut),
+                    "cards": cards,
                     "kind": kind,
                     "kind_label": _KIND_LABELS.get(kind, kind.replace("_", " ")),
                     "valid": kind != "invalid",

@@ -274,3 +274,16 @@ def test_an_action_at_a_table_without_a_game_is_refused(client, table_factory, p
     assert response.status_code == 400
     assert "No game is being played at this table." in response.content.decode()
     assert not Game.objects.filter(table=table).exists()
+
+
+def test_the_card_just_picked_is_marked_in_the_hand(client, two):
+    client.force_login(two.users[1])
+    client.post(
+        reverse("table_act", args=[two.table.pk]),
+        {"action": "pick_closed", "version": two.game().version},
+        **HTMX,
+    )
+    picked = two.view(1)["hand"]["picked"]
+    html = client.get(reverse("table", args=[two.table.pk])).content.decode()
+    marked = re.findall(r'class="pcard[^"]*\bpicked\b[^"]*" data-code="([^"]+)"', html)
+    assert marked == [picked]
