@@ -10,13 +10,14 @@ from django.core.cache import cache
 _TTL = 2 * 3600
 
 
-def _key(table_id: int, user_id: int) -> str:
+def presence_key(table_id: int, user_id: int) -> str:
+    """The cache key counting ``user_id``'s open sockets at ``table_id``."""
     return f"presence:table:{table_id}:user:{user_id}"
 
 
 def socket_opened(*, table_id: int, user_id: int) -> int:
     """Count one more socket; returns how many are open now."""
-    key = _key(table_id, user_id)
+    key = presence_key(table_id, user_id)
     cache.add(key, 0, _TTL)
     try:
         return int(cache.incr(key))
@@ -27,7 +28,7 @@ def socket_opened(*, table_id: int, user_id: int) -> int:
 
 def socket_closed(*, table_id: int, user_id: int) -> int:
     """Count one socket fewer; returns how many are still open (never below zero)."""
-    key = _key(table_id, user_id)
+    key = presence_key(table_id, user_id)
     try:
         left = int(cache.decr(key))
     except ValueError:

@@ -53,16 +53,7 @@ def funded_player(transactional_db):
 
 
 def _wait_my_turn(page):
-    try:
-        page.wait_for_selector(".act-pick_closed button", timeout=20_000)
-    except Exception:
-        from tables.models import Move
-
-        for m in Move.objects.order_by("pk"):
-            print(
-                "MOVE", m.version, m.seat_no, m.action, m.payload, [e.get("type") for e in m.events]
-            )
-        raise
+    page.wait_for_selector(".act-pick_closed button", timeout=20_000)
 
 
 def _wait_live(page) -> None:

@@ -15,6 +15,7 @@ from django.conf import settings as django_settings
 from django.test import Client
 
 from tables.models import Seat
+from tables.presence import presence_key
 from tables.routing import websocket_urlpatterns
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -43,7 +44,7 @@ def two(seated: Any, toss: Any) -> Any:
     t = seated(2)
     # Socket counts live in the cache (Redis in the PostgreSQL run, which outlives the test
     # database): none may be left over for these ids.
-    cache.delete_many([f"presence:table:{t.table.pk}:user:{u.pk}" for u in t.users.values()])
+    cache.delete_many([presence_key(t.table.pk, u.pk) for u in t.users.values()])
     return t
 
 
