@@ -2,9 +2,9 @@
 
 With nothing set, the site runs on an embedded default that needs no server: SQLite, the
 in-memory channel layer, and timers fired by ``manage.py run_timers`` instead of Celery.
-``DATABASE_URL`` switches to PostgreSQL (psycopg 3, persistent connections) and ``REDIS_URL``
-to the Redis channel layer and Celery broker. ``DJANGO_ENV=production`` refuses to start
-without ``SECRET_KEY`` and ``ALLOWED_HOSTS``.
+``DATABASE_URL`` switches to PostgreSQL (psycopg 3 through a bounded connection pool) and
+``REDIS_URL`` to the Redis channel layer and Celery broker. ``DJANGO_ENV=production`` refuses
+to start without ``SECRET_KEY`` and ``ALLOWED_HOSTS``.
 """
 
 from __future__ import annotations
@@ -104,14 +104,31 @@ TEMPLATES = [
 
 # --- Database -------------------------------------------------------------------------------
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
+# PostgreSQL connections come from Django's psycopg connection pool, one pool per process, so the
+# total is bounded by design: every process (each daphne, each Celery worker child, beat) holds
+# at most DATABASE_POOL_MAX connections. Size it so that
+#     processes x DATABASE_POOL_MAX <= PostgreSQL max_connections - headroom
+# (headroom: superuser_reserved_connections, migrations, psql, monitoring). A request that finds
+# the pool busy waits up to DATABASE_POOL_TIMEOUT seconds for a connection instead of opening one
+# more. No persistent connection exists outside the pool (CONN_MAX_AGE is 0, as Django requires).
+DATABASE_POOL_MIN = int(os.environ.get("DATABASE_POOL_MIN", "1"))
+DATABASE_POOL_MAX = int(os.environ.get("DATABASE_POOL_MAX", "10"))
+DATABASE_POOL_TIMEOUT = float(os.environ.get("DATABASE_POOL_TIMEOUT", "30"))
+if DATABASE_POOL_MAX < 1 or not 0 <= DATABASE_POOL_MIN <= DATABASE_POOL_MAX:
+    raise ImproperlyConfigured("Need 0 <= DATABASE_POOL_MIN <= DATABASE_POOL_MAX and a max >= 1.")
 if DATABASE_URL:
-    DATABASES = {
-        "default": dj_database_url.parse(
-            DATABASE_URL,
-            conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "600")),
-            conn_health_checks=True,
-        )
+    # Health checks on: the pool checks a connection when it hands it out, so one the server
+    # dropped is replaced, not used.
+    _database = dj_database_url.parse(DATABASE_URL, conn_max_age=0, conn_health_checks=True)
+    _database["OPTIONS"] = {
+        **_database.get("OPTIONS", {}),
+        "pool": {
+            "min_size": DATABASE_POOL_MIN,
+            "max_size": DATABASE_POOL_MAX,
+            "timeout": DATABASE_POOL_TIMEOUT,
+        },
     }
+    DATABASES = {"default": _database}
 else:
     DATABASES = {
         "default": {

@@ -4,16 +4,13 @@ Debian's chromium (never a downloaded browser)."""
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.live_server import running_daphne
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
@@ -24,79 +21,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _server_env() -> dict[str, str]:
-    from django.db import connection
-
-    db = connection.settings_dict
-    env = dict(os.environ)
-    env["DJANGO_SETTINGS_MODULE"] = "rummy_site.settings"
-    env["TIMERS_BACKEND"] = "loop"
-    if db["ENGINE"].endswith("sqlite3"):
-        env.pop("DATABASE_URL", None)
-        env["SQLITE_PATH"] = str(db["NAME"])
-    else:
-        user = db.get("USER") or "postgres"
-        host = db.get("HOST") or "127.0.0.1"
-        port = db.get("PORT") or 5432
-        env["DATABASE_URL"] = f"postgres://{user}@{host}:{port}/{db['NAME']}"
-    return env
-
-
 @pytest.fixture
 def live_server_url(transactional_db: None) -> Iterator[str]:
-    """A daphne process per test, stopped before the test database is flushed (the server's
-    timers and computer players write to it while it runs)."""
-    port = _free_port()
-    env = _server_env()
-    log = open(ROOT / "test-results-daphne.log", "a")  # noqa: SIM115
-    procs = [
-        subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "daphne",
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(port),
-                "rummy_site.asgi:application",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        ),
-    ]
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                break
-        except OSError:
-            if time.monotonic() > deadline or procs[0].poll() is not None:
-                for proc in procs:
-                    proc.kill()
-                raise RuntimeError(
-                    "the live daphne server did not start; see test-results-daphne.log"
-                ) from None
-            time.sleep(0.2)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        for proc in procs:
-            proc.terminate()
-        for proc in procs:
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-        log.close()
+    """A daphne process per test (see tests/live_server.py)."""
+    with running_daphne() as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -105,10 +105,11 @@ def test_production_starts_with_both():
     assert "started" in result.stdout
 
 
-def test_database_url_selects_postgres_with_persistent_connections():
+def test_database_url_selects_postgres_through_a_bounded_pool():
     code = (
         "import django; django.setup(); from django.conf import settings as s; "
         "d = s.DATABASES['default']; print(d['ENGINE'], d['CONN_MAX_AGE'], "
+        "d['OPTIONS']['pool']['max_size'], "
         "s.CHANNEL_LAYERS['default']['BACKEND'], "
         "s.CHANNEL_LAYERS['default']['CONFIG']['hosts'][0]['max_connections'], "
         "s.CELERY_BROKER_URL, s.TIMERS_BACKEND)"
@@ -118,6 +119,7 @@ def test_database_url_selects_postgres_with_persistent_connections():
         DJANGO_SETTINGS_MODULE="rummy_site.settings",
         DATABASE_URL="postgres://u@db.example:5432/rummy",
         REDIS_URL="redis://cache.example:6379/0",
+        DATABASE_POOL_MAX="7",
     )
     result = subprocess.run(
         [sys.executable, "-c", code],
@@ -128,9 +130,10 @@ def test_database_url_selects_postgres_with_persistent_connections():
         check=False,
     )
     assert result.returncode == 0, result.stderr
-    engine, max_age, layer, max_conn, broker, timers = result.stdout.split()
+    engine, max_age, pool_max, layer, max_conn, broker, timers = result.stdout.split()
     assert engine == "django.db.backends.postgresql"
-    assert int(max_age) > 0
+    assert int(max_age) == 0  # no persistent connection outside the pool
+    assert int(pool_max) == 7
     assert layer == "channels_redis.core.RedisChannelLayer"
     assert int(max_conn) > 0
     assert broker == "redis://cache.example:6379/0"

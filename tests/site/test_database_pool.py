@@ -1,0 +1,94 @@
+"""Database connections are bounded by design: each process takes them from Django's psycopg
+pool, never more than DATABASE_POOL_MAX, whatever the number of concurrent requests."""
+
+from __future__ import annotations
+
+import threading
+import time
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from django.conf import settings
+from django.db import connection, connections
+
+from tests.live_server import running_daphne, server_env
+
+POOL_MAX = 4
+APP_NAME = "rummy-pool-test"
+
+
+def test_postgres_settings_use_the_pool_and_no_persistent_connections():
+    if not settings.DATABASE_IS_POSTGRES:
+        pytest.skip("the embedded default (SQLite) has no pool")
+    database = settings.DATABASES["default"]
+    assert database["CONN_MAX_AGE"] == 0
+    pool = database["OPTIONS"]["pool"]
+    assert pool["max_size"] == settings.DATABASE_POOL_MAX
+    assert 0 <= pool["min_size"] <= pool["max_size"]
+
+
+def _held_connections(database: str) -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND application_name = %s",
+            [database, APP_NAME],
+        )
+        return int(cursor.fetchone()[0])
+
+
+def _get(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=60) as response:
+            response.read()
+            return int(response.status)
+    except urllib.error.HTTPError as error:
+        return int(error.code)
+    except OSError as error:
+        return -1 if "timed out" in str(error) else -2
+
+
+@pytest.mark.postgres
+def test_150_concurrent_requests_never_hold_more_than_the_pool(transactional_db, settings):
+    from tables.models import TableTemplate
+    from tables.services import table_create
+
+    template = TableTemplate.objects.create(
+        name="Pool test", variant="pool101", seats_min=2, seats_max=2, entry_fee=100
+    )
+    table = table_create(template=template)
+    database = connection.settings_dict["NAME"]
+    env = server_env(DATABASE_POOL_MAX=str(POOL_MAX), DATABASE_POOL_MIN="1")
+    env["DATABASE_URL"] += f"?application_name={APP_NAME}"
+
+    with running_daphne(env) as base:
+        assert _get(f"{base}/healthz") == 200
+        paths = ["/", "/healthz", f"/tables/{table.pk}/", f"/tables/{table.pk}/view"]
+        urls = [base + paths[i % len(paths)] for i in range(150)]
+        peak = 0
+        done = threading.Event()
+
+        def watch() -> None:
+            nonlocal peak
+            try:
+                while not done.is_set():
+                    peak = max(peak, _held_connections(database))
+                    time.sleep(0.02)
+            finally:
+                connections.close_all()
+
+        watcher = threading.Thread(target=watch)
+        watcher.start()
+        try:
+            with ThreadPoolExecutor(max_workers=150) as executor:
+                statuses = list(executor.map(_get, urls))
+        finally:
+            done.set()
+            watcher.join()
+        peak = max(peak, _held_connections(database))
+
+    failures = [(url, status) for url, status in zip(urls, statuses, strict=True) if status >= 400]
+    assert not [s for s in statuses if s < 0], statuses
+    assert failures == []
+    assert 1 <= peak <= POOL_MAX, f"{peak} connections held, the pool max is {POOL_MAX}"
