@@ -7,6 +7,7 @@ class TablesConfig(AppConfig):
 
     def ready(self) -> None:
         # Give the ledger's reconciliation the game facts (pots, entry fees, settlements).
+        from . import tasks  # noqa: F401  (registers the Celery tasks the services queue by name)
         from .reconcile import register
 
         register()

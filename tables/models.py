@@ -27,6 +27,8 @@ from django.db.models import Q
 
 from ledger.currencies import Currency
 
+from .engines import template_settings
+
 SEATS_MIN = 2
 SEATS_MAX = 6
 
@@ -63,47 +65,6 @@ def _rule(field: models.Field[Any, Any]) -> models.Field[Any, Any]:
 
 
 _DEFAULT_HINT = "Blank: the rule book's default for the variant."
-
-# Template fields copied one to one into ``GameSettings`` (same names) when not blank.
-SETTINGS_FIELDS: tuple[str, ...] = (
-    "seats_min",
-    "seats_max",
-    "entry_fee",
-    "point_value",
-    "platform_fee_bps",
-    "packs",
-    "printed_jokers_per_pack",
-    "first_drop",
-    "middle_drop",
-    "full_count",
-    "wrong_show",
-    "pool_limit",
-    "rejoin_max_total",
-    "rejoin_window_s",
-    "rejoins_per_player",
-    "auto_split_min_total",
-    "split_window_s",
-    "split_weighting",
-    "deals_count",
-    "chips_per_deal",
-    "deal_show_rule",
-    "deal_show_min",
-    "deal_show_max",
-    "deal_show_flat",
-    "turn_s",
-    "extra_time_s",
-    "meld_window_s",
-    "break_s",
-    "max_reshuffles",
-    "first_open_joker_pickable",
-    "drops_with_two_players",
-    "missed_turns_limit",
-    "disconnect_policy",
-    "points_buy_in_multiple",
-    "hands_count",
-)
-# Template fields that go into ``GameSettings.meld``.
-MELD_FIELDS: tuple[str, ...] = ("largest_set", "allow_joker_only_groups")
 
 
 class TableTemplate(models.Model):
@@ -267,8 +228,6 @@ class TableTemplate(models.Model):
             raise ValidationError({"bot_count": "Bots and one person must reach the minimum."})
         if not isinstance(self.extra_settings, dict):
             raise ValidationError({"extra_settings": "Must be a JSON object."})
-        from .services import template_settings  # the engine validation lives there
-
         try:
             template_settings(self)
         except ValueError as exc:

@@ -15,8 +15,8 @@ from typing import Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 
+from .engines import PLAYER_ACTIONS, engine_of
 from .models import LIVE_GAME_STATUSES, Deal, Game, GameStatus, Move, Seat, Table, TableStatus
-from .services import PLAYER_ACTIONS, _action_type, _engine
 
 __all__ = [
     "ReplayStep",
@@ -83,10 +83,9 @@ def lobby_tables(*, include_closed: bool = False) -> list[dict[str, Any]]:
     return rows
 
 
-def _normalise_allowed(engine: Any, allowed: Iterable[str]) -> list[str]:
+def _normalise_allowed(allowed: Iterable[str]) -> list[str]:
     """The engine's allowed action types as ``PLAYER_ACTIONS`` names."""
-    by_type = {_action_type(engine, name): name for name in PLAYER_ACTIONS}
-    return [by_type[a] for a in allowed if a in by_type]
+    return [a for a in allowed if a in PLAYER_ACTIONS]
 
 
 def table_for_viewer(*, table: Table, user: Any) -> dict[str, Any]:
@@ -115,12 +114,12 @@ def table_for_viewer(*, table: Table, user: Any) -> dict[str, Any]:
     view: dict[str, Any] | None = None
     allowed: list[str] = []
     if game is not None and game.state is not None:
-        engine = _engine(game.variant)
+        engine = engine_of(game.variant)
         state = engine.state_from_json(game.state)
         viewer = my_seat.seat_no if my_seat is not None and my_seat.played else None
         view = engine.view(state, viewer)
         if viewer is not None and live and game.status == GameStatus.RUNNING:
-            allowed = _normalise_allowed(engine, view.get("allowed", ()))
+            allowed = _normalise_allowed(view.get("allowed", ()))
     waiting = game is None or game.status != GameStatus.RUNNING
     seats_max = table.template.seats_max
     if game is not None and isinstance(game.settings, dict):
@@ -193,7 +192,7 @@ def deal_replay(*, deal: Deal) -> list[ReplayStep]:
     """The deal's move log step by step, each with the whole state after it, rebuilt from the
     state stored before the deal and the stored shoe (support only: shows every card)."""
     game = deal.game
-    engine = _engine(game.variant)
+    engine = engine_of(game.variant)
     state = engine.state_from_json(deal.state_before)
     steps: list[ReplayStep] = []
     moves = Move.objects.filter(game=game, deal=deal).select_related("actor").order_by("version")

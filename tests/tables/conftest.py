@@ -11,6 +11,7 @@ from tables_testkit import Clock, Planter, TableDriver, assert_reconciled, fund
 
 from tables import services
 from tables.models import Table, TableTemplate
+from tables.services import _context
 
 _names = itertools.count(1)
 
@@ -49,14 +50,14 @@ def allow_discrepancies() -> None:
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
     c = Clock()
-    monkeypatch.setattr(services, "_clock", c)
+    monkeypatch.setattr(_context, "_clock", c)
     return c
 
 
 @pytest.fixture
 def planter(monkeypatch: pytest.MonkeyPatch) -> Planter:
     p = Planter()
-    monkeypatch.setattr(services, "deal_shoe_new", p)
+    monkeypatch.setattr(_context, "deal_shoe_new", p)
     return p
 
 
@@ -65,7 +66,7 @@ def toss(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], None]:
     """``toss(seat)`` makes ``seat`` win every toss."""
 
     def set_toss(seat: int) -> None:
-        monkeypatch.setattr(services, "game_toss", lambda *, game, seats: seat)
+        monkeypatch.setattr(_context, "game_toss", lambda *, game, seats: seat)
 
     return set_toss
 

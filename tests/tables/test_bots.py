@@ -19,6 +19,7 @@ from tables_testkit import (
 
 from tables import services
 from tables.models import BotProfile, Game, GameStatus, Move, Seat, Table
+from tables.services import bots
 
 
 @pytest.fixture
@@ -195,7 +196,7 @@ def test_a_bot_that_cannot_act_falls_back_to_the_turn_timer(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     toss(2)  # a bot starts
-    monkeypatch.setattr(services, "bot_choose", lambda **kw: {"type": "discard", "card": "ZZ"})
+    monkeypatch.setattr(bots, "bot_choose", lambda **kw: {"type": "discard", "card": "ZZ"})
     table = practice_table(turn_s=20, extra_time_s=0, bot_delay_s=1)
     services.table_join(table=table, user=user_factory())
     game = Game.objects.get(table=table)

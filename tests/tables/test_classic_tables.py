@@ -39,6 +39,7 @@ from tables.reconcile import register as register_game_checks
 from tables.rules import classic
 from tables.rules.cards import parse_cards
 from tables.rules.errors import InvalidCard, InvalidMove
+from tables.services import _context
 from tests.threads import race as _race
 
 FUNDS = 100_000  # what the ``players`` fixture deposits for each player
@@ -59,7 +60,7 @@ RUMMY_OPEN = "8S"
 @pytest.fixture
 def classic_planter(monkeypatch: pytest.MonkeyPatch) -> ClassicPlanter:
     planter = ClassicPlanter()
-    monkeypatch.setattr(services, "deal_shoe_new", planter)
+    monkeypatch.setattr(_context, "deal_shoe_new", planter)
     return planter
 
 

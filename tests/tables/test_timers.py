@@ -13,6 +13,7 @@ from tables_testkit import Planter, TableDriver, plant, play
 from tables import selectors, services, tasks
 from tables.models import Deal, Game, GameStatus, Move
 from tables.rules import variants
+from tables.services import _pipeline, timers
 
 
 @pytest.fixture
@@ -150,7 +151,9 @@ def test_celery_backend_schedules_the_timer_on_commit(
         lambda args, eta: sent.append((*args, eta)),
     )
     monkeypatch.setattr(
-        services, "table_broadcast", lambda *, table_id, version: pushed.append((table_id, version))
+        _pipeline,
+        "table_broadcast",
+        lambda *, table_id, version: pushed.append((table_id, version)),
     )
     with django_capture_on_commit_callbacks(execute=True):
         game = t.act(1, "pick_closed")
@@ -172,7 +175,7 @@ def test_the_task_fires_and_reschedules_an_early_run(
     game = t.game()
     scheduled: list[tuple[int, int]] = []
     monkeypatch.setattr(
-        services,
+        timers,
         "timer_schedule",
         lambda *, game_id, version, deadline: scheduled.append((game_id, version)),
     )

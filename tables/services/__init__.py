@@ -1,0 +1,121 @@
+"""Writes for tables and games: seating, starting, acting, timers, bots, cancelling.
+
+One module per concern, all above one private pipeline:
+
+* ``seating``: ``table_create``, ``table_join``, ``table_leave``, ``seat_set_connected``
+* ``play``: ``game_act`` and the named moves (``deal_pick``, ``deal_discard``, ...),
+  ``deal_sort``, ``game_start``, ``deal_start``
+* ``timers``: ``timer_fire``, ``timers_sweep``, ``timer_reschedule``
+* ``bots``: ``bot_users_ensure``, ``bot_choose``, ``bots_act``
+* ``staff``: ``game_cancel``, ``table_close``
+* ``settlement``: money (idempotency keys, holds, the pay-out, refunds, practice chips)
+* ``_pipeline`` / ``_context``: the machinery every write runs through
+
+Every public function is keyword-only and runs as one database transaction that
+
+1. locks the rows in a fixed order (the table, then its live game, then that game's seats by
+   primary key) with ``select_for_update``;
+2. checks the acting seat and, for player actions, the ``expected_version`` (a stale, duplicate
+   or replayed request raises ``StaleAction`` and changes nothing);
+3. calls the rules engine (through ``engine_for``: the 13-card games and classic rummy run on
+   the same machinery), saves the new state, bumps ``Game.version`` and appends one ``Move``
+   per applied action;
+4. posts money through the ledger for the money events (entry fees, rejoins, the settlement,
+   refunds);
+5. on commit, pushes the new version to the table's sockets and schedules the timer.
+
+Errors meant for the player are ``ValueError`` subclasses: ``TableError`` (and its subclasses)
+from here, ``InvalidMove``/``InvalidCard`` from the engine. Either way nothing was changed.
+"""
+
+from ..engines import PLAYER_ACTIONS, game_settings, game_state, template_settings
+from ._context import deal_shoe_new, game_toss
+from ._pipeline import timer_schedule
+from .bots import BOT_USERNAME_PREFIX, bot_choose, bot_users_ensure, bots_act
+from .errors import (
+    ActionNotAllowed,
+    NotEnoughFunds,
+    NotFound,
+    NotSeated,
+    SeatUnavailable,
+    StaleAction,
+    TableClosed,
+    TableError,
+)
+from .play import (
+    deal_arrange,
+    deal_declare,
+    deal_discard,
+    deal_drop,
+    deal_pick,
+    deal_set_auto_drop,
+    deal_sort,
+    deal_start,
+    deal_submit_meld,
+    game_act,
+    game_rejoin,
+    game_split_respond,
+    game_start,
+)
+from .seating import seat_set_connected, table_create, table_join, table_leave
+from .settlement import (
+    cancel_key,
+    entry_key,
+    practice_chips_key,
+    refund_key,
+    rejoin_key,
+    settle_key,
+)
+from .staff import game_cancel, table_close
+from .timers import TimerResult, timer_fire, timer_reschedule, timers_sweep
+
+__all__ = [
+    "BOT_USERNAME_PREFIX",
+    "PLAYER_ACTIONS",
+    "ActionNotAllowed",
+    "NotEnoughFunds",
+    "NotFound",
+    "NotSeated",
+    "SeatUnavailable",
+    "StaleAction",
+    "TableClosed",
+    "TableError",
+    "TimerResult",
+    "bot_choose",
+    "bot_users_ensure",
+    "bots_act",
+    "cancel_key",
+    "deal_arrange",
+    "deal_declare",
+    "deal_discard",
+    "deal_drop",
+    "deal_pick",
+    "deal_set_auto_drop",
+    "deal_shoe_new",
+    "deal_sort",
+    "deal_start",
+    "deal_submit_meld",
+    "entry_key",
+    "game_act",
+    "game_cancel",
+    "game_rejoin",
+    "game_settings",
+    "game_split_respond",
+    "game_start",
+    "game_state",
+    "game_toss",
+    "practice_chips_key",
+    "refund_key",
+    "rejoin_key",
+    "seat_set_connected",
+    "settle_key",
+    "table_close",
+    "table_create",
+    "table_join",
+    "table_leave",
+    "template_settings",
+    "timer_fire",
+    "timer_reschedule",
+    "timer_schedule",
+    "timers_sweep",
+]

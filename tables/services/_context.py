@@ -1,0 +1,209 @@
+"""The environment of one write: the clock and the randomness (the seams the tests replace),
+the transaction, the row locks in their fixed order, and ``Ctx``, the locked rows of one game
+with the engine, its settings and its decoded state.
+
+Lock order, always: the table, then its game, then that game's seats by primary key.
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from ledger.db import retry_on_conflict
+
+from ..engines import engine_of
+from ..models import LIVE_GAME_STATUSES, Deal, Game, Move, Seat, Table
+from ..rules.errors import InvalidMove
+from .errors import NotFound, NotSeated
+
+T = TypeVar("T")
+
+
+def _in_transaction(work: Callable[[], T]) -> T:
+    """Run ``work`` as one database transaction; serialization failures and deadlocks
+    (PostgreSQL) or a locked database (SQLite) are retried by the ledger's helper."""
+    return retry_on_conflict(work)()
+
+
+def _clock() -> float:
+    return time.time()
+
+
+def _now(now: float | None) -> float:
+    """``now`` as given, else the clock (the tests replace ``_clock``)."""
+    return _clock() if now is None else now
+
+
+def _to_dt(ts: float | None) -> datetime | None:
+    if ts is None:
+        return None
+    # Rounded up to the microsecond, so a stored deadline is never before the engine's.
+    return datetime.fromtimestamp(math.ceil(ts * 1_000_000) / 1_000_000, tz=UTC)
+
+
+def deal_shoe_new(*, game: Game, settings: Any) -> Any:
+    """The engine's start-deal action for the next deal of ``game``: a freshly shuffled shoe
+    (``secrets``, Fisher-Yates). Tests replace this function to plant known hands."""
+    return engine_of(game.variant).new_start_deal(settings)
+
+
+def game_toss(*, game: Game, seats: Sequence[int]) -> int:
+    """The seat that starts the first deal, drawn with ``secrets``. Tests replace this."""
+    return seats[secrets.randbelow(len(seats))]
+
+
+@dataclass
+class Ctx:
+    """The locked rows of one game during one transaction."""
+
+    table: Table
+    game: Game
+    seats: list[Seat]
+    now: float
+    changed: bool = False
+    _engine: Any = None
+    _settings: Any = None
+    _state: Any = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def engine(self) -> Any:
+        if self._engine is None:
+            self._engine = engine_of(self.game.variant)
+        return self._engine
+
+    @property
+    def settings(self) -> Any:
+        if self._settings is None:
+            self._settings = self.engine.settings_from_json(self.game.settings)
+        return self._settings
+
+    @property
+    def state(self) -> Any:
+        if self._state is None and self.game.state is not None:
+            self._state = self.engine.state_from_json(self.game.state)
+        return self._state
+
+    @state.setter
+    def state(self, value: Any) -> None:
+        self._state = value
+        self.game.state = value.to_json()
+
+    def active_seats(self) -> list[Seat]:
+        """Seats still taken at the table (not left), by seat number."""
+        return sorted((s for s in self.seats if s.left_at is None), key=lambda s: s.seat_no)
+
+    def played_seats(self) -> dict[int, Seat]:
+        """seat number -> seat, for the players of a started game."""
+        return {s.seat_no: s for s in self.seats if s.played}
+
+    def seat_of(self, user: Any) -> Seat | None:
+        for seat in self.seats:
+            if seat.user_id == user.pk and seat.left_at is None:
+                return seat
+        return None
+
+
+def _lock_table(table_id: Any) -> Table:
+    if not isinstance(table_id, int) or isinstance(table_id, bool) or table_id <= 0:
+        raise NotFound(f"There is no table {table_id!r}.")
+    try:
+        return Table.objects.select_for_update().select_related("template").get(pk=table_id)
+    except Table.DoesNotExist:
+        raise NotFound(f"There is no table {table_id}.") from None
+
+
+def _lock_context(*, table: Table, game_id: int, now: float) -> Ctx:
+    """Lock a game (its table already locked) and its seats, by primary key."""
+    game = Game.objects.select_for_update().get(pk=game_id)
+    seats = list(
+        Seat.objects.select_for_update().filter(game=game).select_related("user").order_by("pk")
+    )
+    return Ctx(table=table, game=game, seats=seats, now=now)
+
+
+def _live_game_id(table: Table) -> int | None:
+    game_id: int | None = (
+        Game.objects.filter(table=table, status__in=LIVE_GAME_STATUSES)
+        .order_by("-pk")
+        .values_list("pk", flat=True)
+        .first()
+    )
+    return game_id
+
+
+def _lock_game(game_id: Any, now: float) -> Ctx:
+    """Lock a game's table, the game and its seats (in that order)."""
+    if not isinstance(game_id, int) or isinstance(game_id, bool) or game_id <= 0:
+        raise NotFound(f"There is no game {game_id!r}.")
+    table_id = Game.objects.filter(pk=game_id).values_list("table_id", flat=True).first()
+    if table_id is None:
+        raise NotFound(f"There is no game {game_id}.")
+    table = _lock_table(table_id)
+    return _lock_context(table=table, game_id=game_id, now=now)
+
+
+def _check_user(user: Any) -> None:
+    if user is None or getattr(user, "is_anonymous", True) or getattr(user, "pk", None) is None:
+        raise NotSeated("Sign in to take a seat.")
+
+
+def _engine_action(ctx: Ctx, name: str, **values: Any) -> Any:
+    """The engine action ``name`` (a ``PLAYER_ACTIONS`` name, or ``timeout``...) with ``values``."""
+    return ctx.engine.action_from_json({"type": name, **values})
+
+
+def _record(
+    ctx: Ctx,
+    *,
+    action: str,
+    payload: Mapping[str, Any],
+    actor: Any = None,
+    seat_no: int | None = None,
+    events: Sequence[Mapping[str, Any]] = (),
+    deal: Deal | None = None,
+) -> Move:
+    ctx.game.version += 1
+    ctx.changed = True
+    return Move.objects.create(
+        game=ctx.game,
+        deal=deal,
+        version=ctx.game.version,
+        actor=actor,
+        seat_no=seat_no,
+        action=action,
+        payload=dict(payload),
+        events=list(events),
+        clock=ctx.now,
+    )
+
+
+def _open_deal(ctx: Ctx) -> Deal | None:
+    if "open_deal" not in ctx.extra:
+        ctx.extra["open_deal"] = (
+            Deal.objects.filter(game=ctx.game, ended_at__isnull=True).order_by("-number").first()
+        )
+    deal: Deal | None = ctx.extra["open_deal"]
+    return deal
+
+
+def _player_status(ctx: Ctx, seat_no: int) -> str:
+    state = ctx.state
+    try:
+        player = state.player(seat_no)
+    except (InvalidMove, ValueError):
+        return "unknown"
+    status = getattr(player, "status", None)
+    if status is None:  # the classic engine keeps a flag
+        status = "left" if getattr(player, "left", False) else "in"
+    return str(status)
+
+
+def _bot_seats(ctx: Ctx) -> list[int]:
+    return sorted(s.seat_no for s in ctx.seats if s.played and s.is_bot and s.left_at is None)

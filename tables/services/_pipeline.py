@@ -1,0 +1,224 @@
+"""The pipeline every write runs through, after its own checks:
+
+lock (``_context``) -> apply the engine (``_apply``: record the move, handle its money events)
+-> continue (``_continue``: deal when a deal is due; ``_start`` begins a game) -> save
+(``_save``: set the deadline from the engine, the start countdown or a computer player's think
+time, save the game) -> on commit (push the new version, schedule the timer).
+
+``game_write`` and ``table_write`` run a body through it as one transaction.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from datetime import datetime
+from typing import Any, TypeVar
+
+from celery import current_app
+from django.conf import settings as django_settings
+from django.db import transaction
+
+from ..models import LIVE_GAME_STATUSES, Deal, GameStatus, TableStatus
+from ..realtime import table_broadcast
+from . import _context
+from ._context import (
+    Ctx,
+    _bot_seats,
+    _engine_action,
+    _in_transaction,
+    _lock_game,
+    _open_deal,
+    _record,
+    _to_dt,
+)
+from .errors import TableError
+from .settlement import _rejoin_paid, _settle
+
+logger = logging.getLogger(__name__)
+T = TypeVar("T")
+
+# The Celery task that fires a deadline (``tables.tasks.game_timeout``), named rather than
+# imported: the task calls the timers service, which runs through this pipeline.
+GAME_TIMEOUT_TASK = "tables.tasks.game_timeout"
+# Actions that make a computer player act (others it never takes: it never rejoins).
+_BOT_TRIGGERS = frozenset({"pick_closed", "discard", "submit_meld", "split_accept"})
+
+
+def _apply(ctx: Ctx, action: Any, *, actor: Any = None, deal: Deal | None = None) -> list[Any]:
+    """Apply one engine action, record it as a move, and handle its events."""
+    state = ctx.state
+    if state is None:
+        raise TableError("The game has not started yet.")
+    transition = ctx.engine.apply(state, action, now=ctx.now)
+    ctx.state = transition.state
+    events = list(transition.events)
+    payload = action.to_json()
+    name = str(payload.get("type", type(action).__name__))
+    if deal is not None:  # the start-deal action: its shoe is stored in the Deal row
+        payload = {"type": name, "deal": deal.number}
+    _record(
+        ctx,
+        action=name,
+        payload=payload,
+        actor=actor,
+        seat_no=getattr(action, "seat", None),
+        events=[e.to_json() for e in events],
+        deal=deal if deal is not None else _open_deal(ctx),
+    )
+    _handle_events(ctx, events)
+    return events
+
+
+def _handle_events(ctx: Ctx, events: Iterable[Any]) -> None:
+    for event in events:
+        kind = type(event).__name__
+        if kind == "DealStarted":
+            deal = _open_deal(ctx)
+            if deal is not None:
+                deal.starter = int(event.starter)
+                cut = getattr(event, "cut_card", None)
+                deal.cut_joker = cut.code if cut is not None else ""
+                deal.save(update_fields=["starter", "cut_joker"])
+        elif kind == "DealEnded":
+            deal = _open_deal(ctx)
+            if deal is not None:
+                deal.result = event.to_json()
+                deal.ended_at = _to_dt(ctx.now)
+                deal.save(update_fields=["result", "ended_at"])
+                ctx.extra["open_deal"] = None
+        elif kind == "Rejoined":
+            _rejoin_paid(ctx, event)
+        elif kind == "PointsSettled":
+            ctx.extra["points_settled"] = event
+        elif kind == "GameEnded":
+            _settle(ctx, event)
+
+
+def _allowed(ctx: Ctx, seat_no: int) -> list[str]:
+    view = ctx.engine.view(ctx.state, seat_no)
+    return list(view.get("allowed", ()))
+
+
+def _bots_pending(ctx: Ctx) -> bool:
+    """Whether a computer player has something to do now."""
+    if ctx.state is None:
+        return False
+    return any(_BOT_TRIGGERS & set(_allowed(ctx, seat_no)) for seat_no in _bot_seats(ctx))
+
+
+def _sync_deadline(ctx: Ctx) -> None:
+    """Set ``Game.deadline`` from the engine state (running), the start countdown (waiting),
+    or a computer player's think time, whichever comes first."""
+    game = ctx.game
+    if game.status == GameStatus.RUNNING:
+        state = ctx.state
+        deadline: float | None = state.deadline
+        kind: str = state.deadline_kind or ""
+        if ctx.engine.deal_due(state, ctx.now):
+            deadline, kind = ctx.now, "deal"
+        elif not ctx.extra.get("bots_stuck") and _bots_pending(ctx):
+            bot_at = ctx.now + float(ctx.table.template.bot_delay_s)
+            running = game.deadline_kind == "bot" and game.deadline is not None
+            if running and game.deadline.timestamp() > ctx.now:  # type: ignore[union-attr]
+                bot_at = min(bot_at, game.deadline.timestamp())  # a think time already running
+            if deadline is None or bot_at < deadline:
+                deadline, kind = bot_at, "bot"
+        game.deadline = _to_dt(deadline)
+        game.deadline_kind = kind if deadline is not None else ""
+    elif game.status == GameStatus.WAITING:
+        if len(ctx.active_seats()) >= ctx.settings.seats_min:
+            if game.deadline_kind != "start" or game.deadline is None:
+                game.deadline = _to_dt(ctx.now + float(ctx.table.template.start_countdown_s))
+                game.deadline_kind = "start"
+        else:
+            game.deadline = None
+            game.deadline_kind = ""
+    else:
+        game.deadline = None
+        game.deadline_kind = ""
+
+
+def _save(ctx: Ctx) -> None:
+    """Save the game and arrange the push and the timer for after the commit."""
+    _sync_deadline(ctx)
+    ctx.game.save()
+    game_id, table_id, version = ctx.game.pk, ctx.table.pk, ctx.game.version
+    deadline = ctx.game.deadline if ctx.game.status in LIVE_GAME_STATUSES else None
+
+    def after_commit() -> None:
+        table_broadcast(table_id=table_id, version=version)
+        if deadline is not None and django_settings.TIMERS_BACKEND == "celery":
+            timer_schedule(game_id=game_id, version=version, deadline=deadline)
+
+    transaction.on_commit(after_commit)
+
+
+def timer_schedule(*, game_id: int, version: int, deadline: datetime) -> None:
+    """Queue the Celery task that fires ``deadline`` (best effort: the sweep catches misses)."""
+    try:
+        current_app.tasks[GAME_TIMEOUT_TASK].apply_async(args=(game_id, version), eta=deadline)
+    except Exception:  # a broker outage must not fail the move; the sweep fires it later
+        logger.exception("could not schedule the timer of game %s v%s", game_id, version)
+
+
+def _continue(ctx: Ctx) -> None:
+    """What the server does at once after an action: deal when a deal is due (a new game, a
+    break already over)."""
+    for _ in range(8):
+        if ctx.game.status != GameStatus.RUNNING or not ctx.engine.deal_due(ctx.state, ctx.now):
+            return
+        _deal_start(ctx)
+
+
+def _start(ctx: Ctx) -> None:
+    seats = ctx.active_seats()
+    seat_nos = [s.seat_no for s in seats]
+    for seat in seats:
+        seat.played = True
+        seat.save(update_fields=["played"])
+    toss = _context.game_toss(game=ctx.game, seats=seat_nos)
+    if toss not in seat_nos:
+        raise TableError("the toss must pick a seated player")
+    ctx.state = ctx.engine.new(settings=ctx.settings, seats=seat_nos, now=ctx.now, toss=toss)
+    ctx.game.status = GameStatus.RUNNING
+    ctx.game.started_at = _to_dt(ctx.now)
+    ctx.game.deadline = None
+    ctx.game.deadline_kind = ""
+    ctx.table.status = TableStatus.PLAYING
+    ctx.table.save(update_fields=["status"])
+    _record(ctx, action="game_start", payload={"seats": seat_nos, "toss": toss})
+    for seat in seats:
+        if not seat.connected:
+            _apply(ctx, _engine_action(ctx, "set_connected", seat=seat.seat_no, connected=False))
+    _continue(ctx)
+
+
+def _deal_start(ctx: Ctx) -> Deal:
+    """Store the next deal's shoe (a ``Deal`` row), then deal it, in this transaction."""
+    start = _context.deal_shoe_new(game=ctx.game, settings=ctx.settings)
+    number = Deal.objects.filter(game=ctx.game).count() + 1
+    deal = Deal.objects.create(
+        game=ctx.game,
+        number=number,
+        shoe=start.to_json(),
+        state_before=ctx.game.state,
+        version_before=ctx.game.version,
+    )
+    ctx.extra["open_deal"] = deal
+    _apply(ctx, start, deal=deal)
+    return deal
+
+
+def game_write(*, game_id: Any, now: float, body: Callable[[Ctx], T], save: bool = True) -> T:
+    """One transaction on a game: lock its table, the game and its seats, run ``body``, then
+    save (always, or with ``save=False`` only when ``body`` changed something)."""
+
+    def work() -> T:
+        ctx = _lock_game(game_id, now)
+        result = body(ctx)
+        if save or ctx.changed:
+            _save(ctx)
+        return result
+
+    return _in_transaction(work)

@@ -1,0 +1,55 @@
+"""The errors the tables' services raise. Each is a ``ValueError`` whose message is meant for
+the player; whenever one is raised, nothing was changed."""
+
+from __future__ import annotations
+
+__all__ = [
+    "ActionNotAllowed",
+    "NotEnoughFunds",
+    "NotFound",
+    "NotSeated",
+    "SeatUnavailable",
+    "StaleAction",
+    "TableClosed",
+    "TableError",
+]
+
+
+class TableError(ValueError):
+    """A request the tables refuse. The message is meant for the player; nothing changed."""
+
+
+class NotFound(TableError):
+    """No such table or game."""
+
+
+class StaleAction(TableError):
+    """The game moved on since the player's view (a double click, a replayed or late request)."""
+
+    def __init__(self, *, expected: int, current: int) -> None:
+        self.expected = expected
+        self.current = current
+        super().__init__(
+            f"This action was for version {expected} of the game, which is now at version "
+            f"{current}: nothing was done. Refresh and try again."
+        )
+
+
+class NotSeated(TableError):
+    """The user has no seat in this game."""
+
+
+class SeatUnavailable(TableError):
+    """The asked seat does not exist or is taken, or the table is full."""
+
+
+class TableClosed(TableError):
+    """The table does not take players now (closed, inactive, or a game is running)."""
+
+
+class NotEnoughFunds(TableError):
+    """The wallet cannot pay the entry fee (or the rejoin fee)."""
+
+
+class ActionNotAllowed(TableError):
+    """An unknown action, or one players may not send (server-only, or malformed)."""

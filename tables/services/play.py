@@ -1,0 +1,272 @@
+"""A player's moves in a game: one action endpoint (``game_act``) for every action of
+``PLAYER_ACTIONS``, a named service per move, auto-sort, and starting a game or a deal by hand
+(the timers and a full table normally do that)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from ..engines import PLAYER_ACTIONS
+from ..models import Deal, Game, GameStatus
+from ..rules.evaluate import evaluate_hand
+from ._context import Ctx, _check_user, _engine_action, _now
+from ._pipeline import _apply, _continue, _deal_start, _start, game_write
+from .errors import ActionNotAllowed, NotSeated, StaleAction, TableClosed, TableError
+from .seating import _leave_game
+
+
+def game_start(*, game: Game, now: float | None = None) -> Game:
+    """Start the waiting ``game`` now with the seated players (at least the minimum). A full
+    table or the start countdown normally does this."""
+    now = _now(now)
+
+    def body(ctx: Ctx) -> Any:
+        if ctx.game.status != GameStatus.WAITING:
+            raise TableError("This game has already started.")
+        if len(ctx.active_seats()) < ctx.settings.seats_min:
+            raise TableError(f"A game needs at least {ctx.settings.seats_min} players.")
+        _start(ctx)
+        return ctx.game
+
+    return game_write(game_id=getattr(game, "pk", None), now=now, body=body)
+
+
+def deal_start(*, game: Game, now: float | None = None) -> Deal:
+    """Deal the next deal of ``game`` now, if one is due (a started game awaiting a deal, or a
+    break that has run out). The timers normally do this."""
+    now = _now(now)
+
+    def body(ctx: Ctx) -> Deal:
+        if ctx.game.status != GameStatus.RUNNING or not ctx.engine.deal_due(ctx.state, now):
+            raise TableError("No deal is due now.")
+        deal = _deal_start(ctx)
+        return deal
+
+    return game_write(game_id=getattr(game, "pk", None), now=now, body=body)
+
+
+def _player_action(ctx: Ctx, *, seat_no: int, action: Any, payload: Any) -> Any:
+    keys = PLAYER_ACTIONS.get(action) if isinstance(action, str) else None
+    if keys is None:
+        raise ActionNotAllowed(f"Unknown action {action!r}.")
+    if not isinstance(payload, Mapping):
+        raise ActionNotAllowed(f"Malformed {action} action.")
+    extra = set(payload) - keys
+    if extra:
+        raise ActionNotAllowed(f"Unexpected fields for {action}: {', '.join(sorted(extra))}.")
+    missing = keys - set(payload) - {"end"}
+    if missing:
+        raise ActionNotAllowed(f"Missing fields for {action}: {', '.join(sorted(missing))}.")
+    return _engine_action(ctx, action, seat=seat_no, **payload)
+
+
+def game_act(
+    *,
+    game_id: int,
+    user: Any,
+    action: str,
+    expected_version: int,
+    payload: Mapping[str, Any] | None = None,
+    now: float | None = None,
+) -> Game:
+    """Apply one player action for ``user``'s seat if the game is still at
+    ``expected_version``. ``action`` is a name of ``PLAYER_ACTIONS``, ``payload`` its fields
+    (card codes as text), e.g. ``action="discard", payload={"card": "QH"}``.
+
+    Raises ``StaleAction`` when the game has moved on (a double click, a replayed or late
+    request), ``InvalidMove``/``InvalidCard`` (engine) for an illegal move or a bad card code,
+    and ``TableError`` subclasses for the rest. Nothing changes on any error."""
+    now = _now(now)
+    _check_user(user)
+    if not isinstance(expected_version, int) or isinstance(expected_version, bool):
+        raise ActionNotAllowed("Missing or malformed game version.")
+
+    def body(ctx: Ctx) -> Any:
+        if ctx.game.version != expected_version:
+            raise StaleAction(expected=expected_version, current=ctx.game.version)
+        if ctx.game.status != GameStatus.RUNNING:
+            raise TableClosed("This game is not being played.")
+        seat = ctx.seat_of(user)
+        if seat is None or not seat.played:
+            raise NotSeated("You are not playing in this game.")
+        engine_action = _player_action(
+            ctx, seat_no=seat.seat_no, action=action, payload=payload or {}
+        )
+        if action == "leave":
+            _leave_game(ctx, seat)
+        else:
+            _apply(ctx, engine_action, actor=user)
+            _continue(ctx)
+        return ctx.game
+
+    return game_write(game_id=game_id, now=now, body=body)
+
+
+def deal_pick(
+    *, game_id: int, user: Any, source: str, expected_version: int, now: float | None = None
+) -> Game:
+    """Pick from the ``"closed"`` or the ``"open"`` deck."""
+    if source not in ("closed", "open"):
+        raise ActionNotAllowed("Pick from the closed or the open deck.")
+    return game_act(
+        game_id=game_id,
+        user=user,
+        action=f"pick_{source}",
+        expected_version=expected_version,
+        now=now,
+    )
+
+
+def deal_discard(
+    *, game_id: int, user: Any, card: str, expected_version: int, now: float | None = None
+) -> Game:
+    return game_act(
+        game_id=game_id,
+        user=user,
+        action="discard",
+        payload={"card": card},
+        expected_version=expected_version,
+        now=now,
+    )
+
+
+def deal_declare(
+    *,
+    game_id: int,
+    user: Any,
+    finish_card: str,
+    groups: Sequence[Sequence[str]],
+    expected_version: int,
+    now: float | None = None,
+) -> Game:
+    return game_act(
+        game_id=game_id,
+        user=user,
+        action="declare",
+        payload={"finish_card": finish_card, "groups": _groups_payload(groups)},
+        expected_version=expected_version,
+        now=now,
+    )
+
+
+def deal_drop(*, game_id: int, user: Any, expected_version: int, now: float | None = None) -> Game:
+    return game_act(
+        game_id=game_id, user=user, action="drop", expected_version=expected_version, now=now
+    )
+
+
+def deal_set_auto_drop(
+    *, game_id: int, user: Any, on: bool, expected_version: int, now: float | None = None
+) -> Game:
+    return game_act(
+        game_id=game_id,
+        user=user,
+        action="set_auto_drop",
+        payload={"on": bool(on)},
+        expected_version=expected_version,
+        now=now,
+    )
+
+
+def deal_arrange(
+    *,
+    game_id: int,
+    user: Any,
+    groups: Sequence[Sequence[str]],
+    expected_version: int,
+    now: float | None = None,
+) -> Game:
+    return game_act(
+        game_id=game_id,
+        user=user,
+        action="arrange",
+        payload={"groups": _groups_payload(groups)},
+        expected_version=expected_version,
+        now=now,
+    )
+
+
+def deal_submit_meld(
+    *,
+    game_id: int,
+    user: Any,
+    groups: Sequence[Sequence[str]],
+    expected_version: int,
+    now: float | None = None,
+) -> Game:
+    return game_act(
+        game_id=game_id,
+        user=user,
+        action="submit_meld",
+        payload={"groups": _groups_payload(groups)},
+        expected_version=expected_version,
+        now=now,
+    )
+
+
+def deal_sort(*, game_id: int, user: Any, expected_version: int, now: float | None = None) -> Game:
+    """Auto-sort: arrange ``user``'s hand into its best arrangement (the lowest count; a valid
+    show when there is one), the loose cards last. 13-card games only."""
+    now = _now(now)
+    _check_user(user)
+    if not isinstance(expected_version, int) or isinstance(expected_version, bool):
+        raise ActionNotAllowed("Missing or malformed game version.")
+
+    def body(ctx: Ctx) -> Game:
+        if ctx.game.version != expected_version:
+            raise StaleAction(expected=expected_version, current=ctx.game.version)
+        seat = ctx.seat_of(user)
+        if ctx.game.status != GameStatus.RUNNING or seat is None or not seat.played:
+            raise NotSeated("You are not playing in this game.")
+        if ctx.engine.name == "classic":
+            raise ActionNotAllowed("Sorting is for the 13-card games.")
+        view = ctx.engine.view(ctx.state, seat.seat_no)
+        hand = view.get("hand") or {}
+        if "arrange" not in view.get("allowed", ()) or not hand.get("cards"):
+            raise ActionNotAllowed("There is no hand to sort now.")
+        meld = getattr(ctx.settings, "meld", None)
+        best = evaluate_hand(hand["cards"], view["deal"]["cut_joker"], settings=meld)
+        groups = [[c.code for c in g] for g in best.groups]
+        if best.ungrouped:
+            groups.append([c.code for c in best.ungrouped])
+        _apply(ctx, _engine_action(ctx, "arrange", seat=seat.seat_no, groups=groups), actor=user)
+        return ctx.game
+
+    return game_write(game_id=game_id, now=now, body=body)
+
+
+def game_rejoin(
+    *, game_id: int, user: Any, expected_version: int, now: float | None = None
+) -> Game:
+    """Buy back in after an elimination (pool): the entry fee is paid into the pot again."""
+    return game_act(
+        game_id=game_id, user=user, action="rejoin", expected_version=expected_version, now=now
+    )
+
+
+def game_split_respond(
+    *, game_id: int, user: Any, accept: bool, expected_version: int, now: float | None = None
+) -> Game:
+    """Accept or decline the manual split on offer."""
+    return game_act(
+        game_id=game_id,
+        user=user,
+        action="split_accept" if accept else "split_decline",
+        expected_version=expected_version,
+        now=now,
+    )
+
+
+def _groups_payload(groups: Any) -> Any:
+    if isinstance(groups, str) or not isinstance(groups, Iterable):
+        raise ActionNotAllowed("Groups must be a list of groups of card codes.")
+    out = []
+    for group in groups:
+        if isinstance(group, str):
+            out.append(group)
+        elif isinstance(group, Iterable):
+            out.append(list(group))
+        else:
+            raise ActionNotAllowed("Groups must be a list of groups of card codes.")
+    return out

@@ -1,0 +1,231 @@
+"""Tables and seats: opening a table, taking and leaving a seat (entry fee held, refunded
+before the start), computer players filling a practice table, connections going and coming."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engines import stake_of, template_settings
+from ..models import BotProfile, Game, GameStatus, Seat, Table, TableStatus, TableTemplate
+from ._context import (
+    Ctx,
+    _check_user,
+    _engine_action,
+    _in_transaction,
+    _live_game_id,
+    _lock_context,
+    _lock_table,
+    _now,
+    _player_status,
+    _record,
+    _to_dt,
+)
+from ._pipeline import _apply, _continue, _save, _start
+from .bots import bot_users_ensure
+from .errors import NotSeated, SeatUnavailable, TableClosed
+from .settlement import _hold, _practice_chips, _refund_entry, entry_key
+
+
+def table_create(*, template: TableTemplate, name: str = "") -> Table:
+    """A new table from ``template`` (staff)."""
+    if not template.is_active:
+        raise TableClosed(f"The template {template} is not active.")
+    template_settings(template)  # refuse unplayable settings early
+    table = Table.objects.create(template=template, name=name or template.name)
+    if not name:
+        table.name = f"{template.name} #{table.pk}"
+        table.save(update_fields=["name"])
+    return table
+
+
+def _game_open(table: Table, now: float) -> int:
+    """The id of the live game of ``table``; a new waiting game, with the template's settings
+    frozen in it, when none is live."""
+    game_id = _live_game_id(table)
+    if game_id is not None:
+        return game_id
+    template = table.template
+    if not template.is_active:
+        raise TableClosed("This table does not take players now.")
+    settings = template_settings(template)
+    game = Game.objects.create(
+        table=table,
+        variant=template.variant,
+        currency=template.currency,
+        stake=stake_of(template.variant, settings),
+        settings=settings.to_json(),
+        status=GameStatus.WAITING,
+    )
+    return int(game.pk)
+
+
+def _check_seat_no(seat_no: Any) -> None:
+    if seat_no is not None and (
+        not isinstance(seat_no, int) or isinstance(seat_no, bool) or not 1 <= seat_no <= 6
+    ):
+        raise SeatUnavailable(f"There is no seat {seat_no!r} at this table.")
+
+
+def table_join(
+    *, table: Table, user: Any, seat_no: int | None = None, now: float | None = None
+) -> Seat:
+    """Sit ``user`` at ``table`` for its next game and hold the entry fee (the points buy-in at
+    points tables) in the game's pot. Idempotent: a user already seated gets the same seat back.
+    At practice tables the computer players take the other seats. A full table starts at once;
+    at the minimum the start countdown runs."""
+    now = _now(now)
+    _check_seat_no(seat_no)
+    _check_user(user)
+
+    def work() -> Any:
+        locked = _lock_table(getattr(table, "pk", None))
+        if locked.status == TableStatus.CLOSED:
+            raise TableClosed("This table is closed.")
+        ctx = _lock_context(table=locked, game_id=_game_open(locked, now), now=now)
+        existing = ctx.seat_of(user)
+        if existing is not None:
+            return existing
+        if ctx.game.status != GameStatus.WAITING:
+            raise TableClosed("A game is being played at this table: join when it ends.")
+        if BotProfile.objects.filter(user_id=user.pk).exists():
+            raise SeatUnavailable("Computer players sit only where the table puts them.")
+        seat = _seat_take(ctx, user=user, seat_no=seat_no, is_bot=False)
+        if locked.template.practice:
+            _bots_fill(ctx)
+        if len(ctx.active_seats()) >= ctx.settings.seats_max:
+            _start(ctx)
+        _save(ctx)
+        return seat
+
+    return _in_transaction(work)
+
+
+def _seat_take(ctx: Ctx, *, user: Any, seat_no: int | None, is_bot: bool) -> Seat:
+    seats_max = int(ctx.settings.seats_max)
+    taken = {s.seat_no for s in ctx.active_seats()}
+    if len(taken) >= seats_max:
+        raise SeatUnavailable("This table is full.")
+    if seat_no is None:
+        seat_no = min(n for n in range(1, seats_max + 1) if n not in taken)
+    elif seat_no > seats_max:
+        raise SeatUnavailable(f"This table has seats 1 to {seats_max}.")
+    elif seat_no in taken:
+        raise SeatUnavailable(f"Seat {seat_no} is taken.")
+    if ctx.table.template.practice:
+        _practice_chips(ctx, user=user)
+    seat = Seat.objects.create(
+        table=ctx.table, game=ctx.game, seat_no=seat_no, user=user, is_bot=is_bot
+    )
+    ctx.seats.append(seat)
+    _hold(game=ctx.game, user=user, amount=ctx.game.stake, key=entry_key(game=ctx.game, seat=seat))
+    seat.entry_paid = ctx.game.stake
+    seat.save(update_fields=["entry_paid"])
+    _record(ctx, action="seat_join", payload={"seat": seat_no}, actor=user, seat_no=seat_no)
+    return seat
+
+
+def table_leave(*, table: Table, user: Any, now: float | None = None) -> None:
+    """``user`` leaves ``table``. Before the game starts the entry is refunded; during a game it
+    counts as leaving the game (a drop in the current deal, no refund)."""
+    now = _now(now)
+    _check_user(user)
+
+    def work() -> Any:
+        locked = _lock_table(getattr(table, "pk", None))
+        game_id = _live_game_id(locked)
+        ctx = _lock_context(table=locked, game_id=game_id, now=now) if game_id else None
+        seat = ctx.seat_of(user) if ctx is not None else None
+        if ctx is None or seat is None:
+            raise NotSeated("You do not sit at this table.")
+        if ctx.game.status == GameStatus.WAITING:
+            _seat_release(ctx, seat)
+            if locked.template.practice and not any(not s.is_bot for s in ctx.active_seats()):
+                for bot_seat in ctx.active_seats():
+                    _seat_release(ctx, bot_seat)
+        else:
+            _leave_game(ctx, seat)
+        _save(ctx)
+
+    return _in_transaction(work)
+
+
+def _seat_release(ctx: Ctx, seat: Seat) -> None:
+    """A seat of a waiting game is given up: refund its entry."""
+    seat.left_at = _to_dt(ctx.now)
+    seat.refunded = True
+    seat.save(update_fields=["left_at", "refunded"])
+    _refund_entry(ctx, seat)
+    seat_no = seat.seat_no
+    _record(ctx, action="seat_leave", payload={"seat": seat_no}, actor=seat.user, seat_no=seat_no)
+
+
+def _leave_game(ctx: Ctx, seat: Seat) -> None:
+    """``seat`` leaves the running game (the engine's ``Leave``). At a practice table the
+    computer players leave with the last person, which ends the game."""
+    player_status = _player_status(ctx, seat.seat_no)
+    if player_status != "left":
+        _apply(ctx, _engine_action(ctx, "leave", seat=seat.seat_no), actor=seat.user)
+    if ctx.game.status == GameStatus.RUNNING:
+        seat.left_at = _to_dt(ctx.now)
+        seat.save(update_fields=["left_at"])
+    _continue(ctx)
+    if (
+        ctx.game.status == GameStatus.RUNNING
+        and ctx.table.template.practice
+        and not any(s.played and not s.is_bot for s in ctx.active_seats())
+    ):
+        for bot_seat in ctx.active_seats():
+            if ctx.game.status == GameStatus.RUNNING and bot_seat.is_bot:
+                _leave_game(ctx, bot_seat)
+
+
+def seat_set_connected(
+    *, table: Table, user: Any, connected: bool, now: float | None = None
+) -> bool:
+    """Record that ``user``'s connection to ``table`` went away or came back (the WebSocket
+    consumer calls this). In a running game the engine applies its disconnection policy.
+    Returns whether anything changed."""
+    now = _now(now)
+    if user is None or getattr(user, "is_anonymous", True):
+        return False
+
+    def work() -> Any:
+        locked = _lock_table(getattr(table, "pk", None))
+        game_id = _live_game_id(locked)
+        if game_id is None:
+            return False
+        ctx = _lock_context(table=locked, game_id=game_id, now=now)
+        seat = ctx.seat_of(user)
+        if seat is None or seat.connected == bool(connected):
+            return False
+        seat.connected = bool(connected)
+        seat.save(update_fields=["connected"])
+        playing = ctx.game.status == GameStatus.RUNNING and seat.played
+        if playing and _player_status(ctx, seat.seat_no) != "left":
+            _apply(
+                ctx,
+                _engine_action(ctx, "set_connected", seat=seat.seat_no, connected=bool(connected)),
+                actor=user,
+            )
+            _continue(ctx)
+        if ctx.changed:
+            _save(ctx)
+        return True
+
+    return _in_transaction(work)
+
+
+def _bots_fill(ctx: Ctx) -> None:
+    template = ctx.table.template
+    seated = ctx.active_seats()
+    wanted = min(template.bot_count, int(ctx.settings.seats_max) - len(seated))
+    wanted -= sum(1 for s in seated if s.is_bot)
+    if wanted <= 0:
+        return
+    seated_users = {s.user_id for s in seated}
+    for bot in bot_users_ensure(count=template.bot_count + len(seated_users)):
+        if wanted <= 0:
+            break
+        if bot.pk not in seated_users:
+            _seat_take(ctx, user=bot, seat_no=None, is_bot=True)
+            wanted -= 1

@@ -1,0 +1,61 @@
+"""Staff actions on tables: cancelling a game (every paid entry refunded) and closing a table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ledger import services as ledger_services
+
+from ..models import LIVE_GAME_STATUSES, Game, GameStatus, Table, TableStatus
+from ._context import Ctx, _in_transaction, _live_game_id, _lock_table, _now, _record
+from ._pipeline import game_write
+from .errors import TableError
+from .settlement import _finish, cancel_key
+
+
+def game_cancel(*, game: Game, staff_user: Any, reason: str, now: float | None = None) -> Game:
+    """Cancel a waiting or running game (staff): every paid entry, rejoins included, is refunded
+    by reversing entries; no fee is kept. The table is free for a new game."""
+    now = _now(now)
+    reason = (reason or "").strip()
+    if not reason:
+        raise TableError("Give a reason for cancelling the game.")
+    if not getattr(staff_user, "is_staff", False):
+        raise TableError("Only staff may cancel a game.")
+
+    def body(ctx: Ctx) -> Any:
+        if ctx.game.status not in LIVE_GAME_STATUSES:
+            raise TableError("Only a waiting or running game can be cancelled.")
+        ledger_services.pot_cancel_refund(
+            pot_ref=ctx.game.pot_ref,
+            currency=ctx.game.currency,
+            idempotency_key=cancel_key(game=ctx.game),
+        )
+        ctx.game.cancelled_by = staff_user
+        ctx.game.cancel_reason = reason
+        ctx.game.result = {"type": "cancelled", "reason": reason}
+        _record(ctx, action="game_cancel", payload={"reason": reason}, actor=staff_user)
+        _finish(ctx, status=GameStatus.CANCELLED)
+        return ctx.game
+
+    return game_write(game_id=getattr(game, "pk", None), now=now, body=body)
+
+
+def table_close(*, table: Table, staff_user: Any, reason: str = "") -> Table:
+    """Close a table (staff): a waiting game is cancelled (entries refunded); a running game
+    plays on to its end, after which the table takes nobody."""
+    if not getattr(staff_user, "is_staff", False):
+        raise TableError("Only staff may close a table.")
+
+    def work() -> int | None:
+        locked = _lock_table(getattr(table, "pk", None))
+        locked.status = TableStatus.CLOSED
+        locked.save(update_fields=["status"])
+        return _live_game_id(locked)
+
+    game_id = _in_transaction(work)
+    if game_id is not None:
+        game = Game.objects.get(pk=game_id)
+        if game.status == GameStatus.WAITING:
+            game_cancel(game=game, staff_user=staff_user, reason=reason or "Table closed")
+    return Table.objects.get(pk=table.pk)

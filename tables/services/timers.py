@@ -1,0 +1,90 @@
+"""Deadlines: firing a game's timer (start countdown, next deal, computer players' think time,
+or the engine's ``Timeout`` for turns, meld, rejoin and split windows) and the sweep that fires
+every overdue one. A timer that lost a race with a move finds the game moved on and does nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from ..models import LIVE_GAME_STATUSES, Game, GameStatus
+from ._context import _engine_action, _in_transaction, _lock_game, _now, _to_dt
+from ._pipeline import _apply, _continue, _deal_start, _save, _start, timer_schedule
+from .bots import _bots_play
+
+logger = logging.getLogger(__name__)
+
+
+def timer_reschedule(*, game_id: int, version: int) -> None:
+    """Queue the timer of ``game_id`` again for its stored deadline (a task that ran early)."""
+    game = Game.objects.filter(pk=game_id, version=version).first()
+    if game is not None and game.deadline is not None and game.status in LIVE_GAME_STATUSES:
+        timer_schedule(game_id=game_id, version=version, deadline=game.deadline)
+
+
+class TimerResult:
+    """What ``timer_fire`` did."""
+
+    FIRED = "fired"
+    STALE = "stale"  # the game moved on (or ended): nothing to do
+    EARLY = "early"  # the deadline has not passed yet
+
+
+def timer_fire(*, game_id: int, version: int, now: float | None = None) -> str:
+    """Fire the deadline of ``game_id`` if the game is still at ``version`` and the deadline has
+    passed: start the game (start countdown), deal (break over), let the computer players act,
+    or apply the engine's ``Timeout`` (turn, meld, rejoin and split windows). Idempotent: a
+    timer that lost a race with a move is a no-op. Returns a ``TimerResult`` value."""
+    now = _now(now)
+
+    def work() -> Any:
+        ctx = _lock_game(game_id, now)
+        game = ctx.game
+        if game.version != version or game.status not in LIVE_GAME_STATUSES:
+            return TimerResult.STALE
+        if game.deadline is None:
+            return TimerResult.STALE
+        if _to_dt(now) < game.deadline:  # type: ignore[operator]
+            return TimerResult.EARLY
+        if game.status == GameStatus.WAITING:
+            if game.deadline_kind == "start" and len(ctx.active_seats()) >= ctx.settings.seats_min:
+                _start(ctx)
+        elif ctx.engine.deal_due(ctx.state, now):
+            _deal_start(ctx)
+        elif game.deadline_kind == "bot":
+            if _bots_play(ctx) == 0:
+                # Nothing a bot could do: let the engine's own deadline (a missed turn) run.
+                ctx.extra["bots_stuck"] = True
+        else:
+            state = ctx.state
+            if state.deadline is not None:
+                # the stored deadline is rounded up to the microsecond: never before the engine's
+                ctx.now = max(ctx.now, float(state.deadline))
+            _apply(ctx, _engine_action(ctx, "timeout"))
+        _continue(ctx)
+        _save(ctx)
+        return TimerResult.FIRED
+
+    return _in_transaction(work)
+
+
+def timers_sweep(*, now: float | None = None, limit: int = 200) -> int:
+    """Fire every overdue deadline (after a restart, a lost task, or in the loop backend).
+    Returns how many fired."""
+    now = _now(now)
+    due = list(
+        Game.objects.filter(
+            status__in=LIVE_GAME_STATUSES, deadline__isnull=False, deadline__lte=_to_dt(now)
+        )
+        .order_by("deadline")
+        .values_list("pk", "version")[:limit]
+    )
+    fired = 0
+    for game_id, version in due:
+        try:
+            if timer_fire(game_id=game_id, version=version, now=now) == TimerResult.FIRED:
+                fired += 1
+        except Exception:  # one broken game must not stop the others
+            logger.exception("timer of game %s v%s failed", game_id, version)
+    return fired
