@@ -25,7 +25,7 @@ from .errors import NotFound, NotSeated
 T = TypeVar("T")
 
 
-def _in_transaction(work: Callable[[], T]) -> T:
+def in_transaction(work: Callable[[], T]) -> T:
     """Run ``work`` as one database transaction; serialization failures and deadlocks
     (PostgreSQL) or a locked database (SQLite) are retried by the ledger's helper."""
     return retry_on_conflict(work)()
@@ -35,12 +35,12 @@ def _clock() -> float:
     return time.time()
 
 
-def _now(now: float | None) -> float:
+def now_or_clock(now: float | None) -> float:
     """``now`` as given, else the clock (the tests replace ``_clock``)."""
     return _clock() if now is None else now
 
 
-def _to_dt(ts: float | None) -> datetime | None:
+def to_dt(ts: float | None) -> datetime | None:
     if ts is None:
         return None
     # Rounded up to the microsecond, so a stored deadline is never before the engine's.
@@ -110,7 +110,7 @@ class Ctx:
         return None
 
 
-def _lock_table(table_id: Any) -> Table:
+def lock_table(table_id: Any) -> Table:
     if not isinstance(table_id, int) or isinstance(table_id, bool) or table_id <= 0:
         raise NotFound(f"There is no table {table_id!r}.")
     try:
@@ -119,7 +119,7 @@ def _lock_table(table_id: Any) -> Table:
         raise NotFound(f"There is no table {table_id}.") from None
 
 
-def _lock_context(*, table: Table, game_id: int, now: float) -> Ctx:
+def lock_context(*, table: Table, game_id: int, now: float) -> Ctx:
     """Lock a game (its table already locked) and its seats, by primary key."""
     game = Game.objects.select_for_update().get(pk=game_id)
     seats = list(
@@ -128,7 +128,7 @@ def _lock_context(*, table: Table, game_id: int, now: float) -> Ctx:
     return Ctx(table=table, game=game, seats=seats, now=now)
 
 
-def _live_game_id(table: Table) -> int | None:
+def live_game_id(table: Table) -> int | None:
     game_id: int | None = (
         Game.objects.filter(table=table, status__in=LIVE_GAME_STATUSES)
         .order_by("-pk")
@@ -138,28 +138,28 @@ def _live_game_id(table: Table) -> int | None:
     return game_id
 
 
-def _lock_game(game_id: Any, now: float) -> Ctx:
+def lock_game(game_id: Any, now: float) -> Ctx:
     """Lock a game's table, the game and its seats (in that order)."""
     if not isinstance(game_id, int) or isinstance(game_id, bool) or game_id <= 0:
         raise NotFound(f"There is no game {game_id!r}.")
     table_id = Game.objects.filter(pk=game_id).values_list("table_id", flat=True).first()
     if table_id is None:
         raise NotFound(f"There is no game {game_id}.")
-    table = _lock_table(table_id)
-    return _lock_context(table=table, game_id=game_id, now=now)
+    table = lock_table(table_id)
+    return lock_context(table=table, game_id=game_id, now=now)
 
 
-def _check_user(user: Any) -> None:
+def check_user(user: Any) -> None:
     if user is None or getattr(user, "is_anonymous", True) or getattr(user, "pk", None) is None:
         raise NotSeated("Sign in to take a seat.")
 
 
-def _engine_action(ctx: Ctx, name: str, **values: Any) -> Any:
+def engine_action(ctx: Ctx, name: str, **values: Any) -> Any:
     """The engine action ``name`` (a ``PLAYER_ACTIONS`` name, or ``timeout``...) with ``values``."""
     return ctx.engine.action_from_json({"type": name, **values})
 
 
-def _record(
+def record_move(
     ctx: Ctx,
     *,
     action: str,
@@ -184,7 +184,7 @@ def _record(
     )
 
 
-def _open_deal(ctx: Ctx) -> Deal | None:
+def open_deal(ctx: Ctx) -> Deal | None:
     if "open_deal" not in ctx.extra:
         ctx.extra["open_deal"] = (
             Deal.objects.filter(game=ctx.game, ended_at__isnull=True).order_by("-number").first()
@@ -193,7 +193,7 @@ def _open_deal(ctx: Ctx) -> Deal | None:
     return deal
 
 
-def _player_status(ctx: Ctx, seat_no: int) -> str:
+def player_status(ctx: Ctx, seat_no: int) -> str:
     state = ctx.state
     try:
         player = state.player(seat_no)
@@ -205,5 +205,5 @@ def _player_status(ctx: Ctx, seat_no: int) -> str:
     return str(status)
 
 
-def _bot_seats(ctx: Ctx) -> list[int]:
+def bot_seats(ctx: Ctx) -> list[int]:
     return sorted(s.seat_no for s in ctx.seats if s.played and s.is_bot and s.left_at is None)

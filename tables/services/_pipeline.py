@@ -1,8 +1,8 @@
 """The pipeline every write runs through, after its own checks:
 
-lock (``_context``) -> apply the engine (``_apply``: record the move, handle its money events)
--> continue (``_continue``: deal when a deal is due; ``_start`` begins a game) -> save
-(``_save``: set the deadline from the engine, the start countdown or a computer player's think
+lock (``_context``) -> apply the engine (``apply_action``: record the move, handle its money events)
+-> continue (``continue_play``: deal when a deal is due; ``begin_game`` begins a game) -> save
+(``save_game``: set the deadline from the engine, the start countdown or a computer player's think
 time, save the game) -> on commit (push the new version, schedule the timer).
 
 ``game_write`` and ``table_write`` run a body through it as one transaction.
@@ -24,16 +24,16 @@ from ..realtime import table_broadcast
 from . import _context
 from ._context import (
     Ctx,
-    _bot_seats,
-    _engine_action,
-    _in_transaction,
-    _lock_game,
-    _open_deal,
-    _record,
-    _to_dt,
+    bot_seats,
+    engine_action,
+    in_transaction,
+    lock_game,
+    open_deal,
+    record_move,
+    to_dt,
 )
 from .errors import TableError
-from .settlement import _rejoin_paid, _settle
+from .settlement import rejoin_paid, settle
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -45,7 +45,9 @@ GAME_TIMEOUT_TASK = "tables.tasks.game_timeout"
 _BOT_TRIGGERS = frozenset({"pick_closed", "discard", "submit_meld", "split_accept"})
 
 
-def _apply(ctx: Ctx, action: Any, *, actor: Any = None, deal: Deal | None = None) -> list[Any]:
+def apply_action(
+    ctx: Ctx, action: Any, *, actor: Any = None, deal: Deal | None = None
+) -> list[Any]:
     """Apply one engine action, record it as a move, and handle its events."""
     state = ctx.state
     if state is None:
@@ -57,14 +59,14 @@ def _apply(ctx: Ctx, action: Any, *, actor: Any = None, deal: Deal | None = None
     name = str(payload.get("type", type(action).__name__))
     if deal is not None:  # the start-deal action: its shoe is stored in the Deal row
         payload = {"type": name, "deal": deal.number}
-    _record(
+    record_move(
         ctx,
         action=name,
         payload=payload,
         actor=actor,
         seat_no=getattr(action, "seat", None),
         events=[e.to_json() for e in events],
-        deal=deal if deal is not None else _open_deal(ctx),
+        deal=deal if deal is not None else open_deal(ctx),
     )
     _handle_events(ctx, events)
     return events
@@ -74,25 +76,25 @@ def _handle_events(ctx: Ctx, events: Iterable[Any]) -> None:
     for event in events:
         kind = type(event).__name__
         if kind == "DealStarted":
-            deal = _open_deal(ctx)
+            deal = open_deal(ctx)
             if deal is not None:
                 deal.starter = int(event.starter)
                 cut = getattr(event, "cut_card", None)
                 deal.cut_joker = cut.code if cut is not None else ""
                 deal.save(update_fields=["starter", "cut_joker"])
         elif kind == "DealEnded":
-            deal = _open_deal(ctx)
+            deal = open_deal(ctx)
             if deal is not None:
                 deal.result = event.to_json()
-                deal.ended_at = _to_dt(ctx.now)
+                deal.ended_at = to_dt(ctx.now)
                 deal.save(update_fields=["result", "ended_at"])
                 ctx.extra["open_deal"] = None
         elif kind == "Rejoined":
-            _rejoin_paid(ctx, event)
+            rejoin_paid(ctx, event)
         elif kind == "PointsSettled":
             ctx.extra["points_settled"] = event
         elif kind == "GameEnded":
-            _settle(ctx, event)
+            settle(ctx, event)
 
 
 def _allowed(ctx: Ctx, seat_no: int) -> list[str]:
@@ -104,7 +106,7 @@ def _bots_pending(ctx: Ctx) -> bool:
     """Whether a computer player has something to do now."""
     if ctx.state is None:
         return False
-    return any(_BOT_TRIGGERS & set(_allowed(ctx, seat_no)) for seat_no in _bot_seats(ctx))
+    return any(_BOT_TRIGGERS & set(_allowed(ctx, seat_no)) for seat_no in bot_seats(ctx))
 
 
 def _sync_deadline(ctx: Ctx) -> None:
@@ -124,12 +126,12 @@ def _sync_deadline(ctx: Ctx) -> None:
                 bot_at = min(bot_at, game.deadline.timestamp())  # a think time already running
             if deadline is None or bot_at < deadline:
                 deadline, kind = bot_at, "bot"
-        game.deadline = _to_dt(deadline)
+        game.deadline = to_dt(deadline)
         game.deadline_kind = kind if deadline is not None else ""
     elif game.status == GameStatus.WAITING:
         if len(ctx.active_seats()) >= ctx.settings.seats_min:
             if game.deadline_kind != "start" or game.deadline is None:
-                game.deadline = _to_dt(ctx.now + float(ctx.table.template.start_countdown_s))
+                game.deadline = to_dt(ctx.now + float(ctx.table.template.start_countdown_s))
                 game.deadline_kind = "start"
         else:
             game.deadline = None
@@ -139,7 +141,7 @@ def _sync_deadline(ctx: Ctx) -> None:
         game.deadline_kind = ""
 
 
-def _save(ctx: Ctx) -> None:
+def save_game(ctx: Ctx) -> None:
     """Save the game and arrange the push and the timer for after the commit."""
     _sync_deadline(ctx)
     ctx.game.save()
@@ -162,16 +164,16 @@ def timer_schedule(*, game_id: int, version: int, deadline: datetime) -> None:
         logger.exception("could not schedule the timer of game %s v%s", game_id, version)
 
 
-def _continue(ctx: Ctx) -> None:
+def continue_play(ctx: Ctx) -> None:
     """What the server does at once after an action: deal when a deal is due (a new game, a
     break already over)."""
     for _ in range(8):
         if ctx.game.status != GameStatus.RUNNING or not ctx.engine.deal_due(ctx.state, ctx.now):
             return
-        _deal_start(ctx)
+        deal_next(ctx)
 
 
-def _start(ctx: Ctx) -> None:
+def begin_game(ctx: Ctx) -> None:
     seats = ctx.active_seats()
     seat_nos = [s.seat_no for s in seats]
     for seat in seats:
@@ -182,19 +184,21 @@ def _start(ctx: Ctx) -> None:
         raise TableError("the toss must pick a seated player")
     ctx.state = ctx.engine.new(settings=ctx.settings, seats=seat_nos, now=ctx.now, toss=toss)
     ctx.game.status = GameStatus.RUNNING
-    ctx.game.started_at = _to_dt(ctx.now)
+    ctx.game.started_at = to_dt(ctx.now)
     ctx.game.deadline = None
     ctx.game.deadline_kind = ""
     ctx.table.status = TableStatus.PLAYING
     ctx.table.save(update_fields=["status"])
-    _record(ctx, action="game_start", payload={"seats": seat_nos, "toss": toss})
+    record_move(ctx, action="game_start", payload={"seats": seat_nos, "toss": toss})
     for seat in seats:
         if not seat.connected:
-            _apply(ctx, _engine_action(ctx, "set_connected", seat=seat.seat_no, connected=False))
-    _continue(ctx)
+            apply_action(
+                ctx, engine_action(ctx, "set_connected", seat=seat.seat_no, connected=False)
+            )
+    continue_play(ctx)
 
 
-def _deal_start(ctx: Ctx) -> Deal:
+def deal_next(ctx: Ctx) -> Deal:
     """Store the next deal's shoe (a ``Deal`` row), then deal it, in this transaction."""
     start = _context.deal_shoe_new(game=ctx.game, settings=ctx.settings)
     number = Deal.objects.filter(game=ctx.game).count() + 1
@@ -206,7 +210,7 @@ def _deal_start(ctx: Ctx) -> Deal:
         version_before=ctx.game.version,
     )
     ctx.extra["open_deal"] = deal
-    _apply(ctx, start, deal=deal)
+    apply_action(ctx, start, deal=deal)
     return deal
 
 
@@ -215,10 +219,10 @@ def game_write(*, game_id: Any, now: float, body: Callable[[Ctx], T], save: bool
     save (always, or with ``save=False`` only when ``body`` changed something)."""
 
     def work() -> T:
-        ctx = _lock_game(game_id, now)
+        ctx = lock_game(game_id, now)
         result = body(ctx)
         if save or ctx.changed:
-            _save(ctx)
+            save_game(ctx)
         return result
 
-    return _in_transaction(work)
+    return in_transaction(work)

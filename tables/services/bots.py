@@ -13,8 +13,8 @@ from ..rules.classic import TableMeld, bot_meld_action
 from ..rules.errors import RulesError
 from ..rules.evaluate import best_discard, evaluate_hand
 from ..rules.melds import is_joker
-from ._context import Ctx, _bot_seats, _now
-from ._pipeline import _apply, _continue, game_write
+from ._context import Ctx, bot_seats, now_or_clock
+from ._pipeline import apply_action, continue_play, game_write
 
 logger = logging.getLogger(__name__)
 
@@ -122,12 +122,12 @@ def _classic_order(code: str) -> tuple[int, str]:
     return value, code
 
 
-def _bots_play(ctx: Ctx) -> int:
+def bots_play(ctx: Ctx) -> int:
     """Every computer player with something to do does it (a whole turn: pick, then declare or
     discard). Returns the number of actions taken."""
     played = 0
     seats = ctx.played_seats()
-    for seat_no in _bot_seats(ctx):
+    for seat_no in bot_seats(ctx):
         for _ in range(12):  # a whole turn: pick, lay down / lay off (classic), then discard
             if ctx.game.status != GameStatus.RUNNING or ctx.engine.deal_due(ctx.state, ctx.now):
                 break
@@ -136,26 +136,26 @@ def _bots_play(ctx: Ctx) -> int:
                 break
             try:
                 action = ctx.engine.action_from_json({**choice, "seat": seat_no})
-                _apply(ctx, action, actor=seats[seat_no].user)
+                apply_action(ctx, action, actor=seats[seat_no].user)
             except RulesError:
                 logger.exception("computer player at seat %s chose an illegal move", seat_no)
                 break
             played += 1
             if choice["type"] not in ("pick_closed", "pick_open", "lay_down", "lay_off"):
                 break
-        _continue(ctx)
+        continue_play(ctx)
     return played
 
 
 def bots_act(*, game_id: int, now: float | None = None) -> int:
     """Let the computer players of ``game_id`` act now (normally their think-time deadline does
     this through ``timer_fire``). Returns the number of actions they took."""
-    now = _now(now)
+    now = now_or_clock(now)
 
     def body(ctx: Ctx) -> Any:
         if ctx.game.status != GameStatus.RUNNING:
             return 0
-        played = _bots_play(ctx)
+        played = bots_play(ctx)
         return played
 
     return game_write(game_id=game_id, now=now, body=body, save=False)

@@ -10,23 +10,23 @@ from typing import Any
 from ..engines import PLAYER_ACTIONS
 from ..models import Deal, Game, GameStatus
 from ..rules.evaluate import evaluate_hand
-from ._context import Ctx, _check_user, _engine_action, _now
-from ._pipeline import _apply, _continue, _deal_start, _start, game_write
+from ._context import Ctx, check_user, engine_action, now_or_clock
+from ._pipeline import apply_action, begin_game, continue_play, deal_next, game_write
 from .errors import ActionNotAllowed, NotSeated, StaleAction, TableClosed, TableError
-from .seating import _leave_game
+from .seating import leave_game
 
 
 def game_start(*, game: Game, now: float | None = None) -> Game:
     """Start the waiting ``game`` now with the seated players (at least the minimum). A full
     table or the start countdown normally does this."""
-    now = _now(now)
+    now = now_or_clock(now)
 
     def body(ctx: Ctx) -> Any:
         if ctx.game.status != GameStatus.WAITING:
             raise TableError("This game has already started.")
         if len(ctx.active_seats()) < ctx.settings.seats_min:
             raise TableError(f"A game needs at least {ctx.settings.seats_min} players.")
-        _start(ctx)
+        begin_game(ctx)
         return ctx.game
 
     return game_write(game_id=getattr(game, "pk", None), now=now, body=body)
@@ -35,12 +35,12 @@ def game_start(*, game: Game, now: float | None = None) -> Game:
 def deal_start(*, game: Game, now: float | None = None) -> Deal:
     """Deal the next deal of ``game`` now, if one is due (a started game awaiting a deal, or a
     break that has run out). The timers normally do this."""
-    now = _now(now)
+    now = now_or_clock(now)
 
     def body(ctx: Ctx) -> Deal:
         if ctx.game.status != GameStatus.RUNNING or not ctx.engine.deal_due(ctx.state, now):
             raise TableError("No deal is due now.")
-        deal = _deal_start(ctx)
+        deal = deal_next(ctx)
         return deal
 
     return game_write(game_id=getattr(game, "pk", None), now=now, body=body)
@@ -58,7 +58,7 @@ def _player_action(ctx: Ctx, *, seat_no: int, action: Any, payload: Any) -> Any:
     missing = keys - set(payload) - {"end"}
     if missing:
         raise ActionNotAllowed(f"Missing fields for {action}: {', '.join(sorted(missing))}.")
-    return _engine_action(ctx, action, seat=seat_no, **payload)
+    return engine_action(ctx, action, seat=seat_no, **payload)
 
 
 def game_act(
@@ -77,8 +77,8 @@ def game_act(
     Raises ``StaleAction`` when the game has moved on (a double click, a replayed or late
     request), ``InvalidMove``/``InvalidCard`` (engine) for an illegal move or a bad card code,
     and ``TableError`` subclasses for the rest. Nothing changes on any error."""
-    now = _now(now)
-    _check_user(user)
+    now = now_or_clock(now)
+    check_user(user)
     if not isinstance(expected_version, int) or isinstance(expected_version, bool):
         raise ActionNotAllowed("Missing or malformed game version.")
 
@@ -94,10 +94,10 @@ def game_act(
             ctx, seat_no=seat.seat_no, action=action, payload=payload or {}
         )
         if action == "leave":
-            _leave_game(ctx, seat)
+            leave_game(ctx, seat)
         else:
-            _apply(ctx, engine_action, actor=user)
-            _continue(ctx)
+            apply_action(ctx, engine_action, actor=user)
+            continue_play(ctx)
         return ctx.game
 
     return game_write(game_id=game_id, now=now, body=body)
@@ -208,8 +208,8 @@ def deal_submit_meld(
 def deal_sort(*, game_id: int, user: Any, expected_version: int, now: float | None = None) -> Game:
     """Auto-sort: arrange ``user``'s hand into its best arrangement (the lowest count; a valid
     show when there is one), the loose cards last. 13-card games only."""
-    now = _now(now)
-    _check_user(user)
+    now = now_or_clock(now)
+    check_user(user)
     if not isinstance(expected_version, int) or isinstance(expected_version, bool):
         raise ActionNotAllowed("Missing or malformed game version.")
 
@@ -230,7 +230,9 @@ def deal_sort(*, game_id: int, user: Any, expected_version: int, now: float | No
         groups = [[c.code for c in g] for g in best.groups]
         if best.ungrouped:
             groups.append([c.code for c in best.ungrouped])
-        _apply(ctx, _engine_action(ctx, "arrange", seat=seat.seat_no, groups=groups), actor=user)
+        apply_action(
+            ctx, engine_action(ctx, "arrange", seat=seat.seat_no, groups=groups), actor=user
+        )
         return ctx.game
 
     return game_write(game_id=game_id, now=now, body=body)

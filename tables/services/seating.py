@@ -9,21 +9,21 @@ from ..engines import stake_of, template_settings
 from ..models import BotProfile, Game, GameStatus, Seat, Table, TableStatus, TableTemplate
 from ._context import (
     Ctx,
-    _check_user,
-    _engine_action,
-    _in_transaction,
-    _live_game_id,
-    _lock_context,
-    _lock_table,
-    _now,
-    _player_status,
-    _record,
-    _to_dt,
+    check_user,
+    engine_action,
+    in_transaction,
+    live_game_id,
+    lock_context,
+    lock_table,
+    now_or_clock,
+    player_status,
+    record_move,
+    to_dt,
 )
-from ._pipeline import _apply, _continue, _save, _start
+from ._pipeline import apply_action, begin_game, continue_play, save_game
 from .bots import bot_users_ensure
 from .errors import NotSeated, SeatUnavailable, TableClosed
-from .settlement import _hold, _practice_chips, _refund_entry, entry_key
+from .settlement import entry_key, pot_hold, practice_chips_top_up, refund_entry
 
 
 def table_create(*, template: TableTemplate, name: str = "") -> Table:
@@ -41,7 +41,7 @@ def table_create(*, template: TableTemplate, name: str = "") -> Table:
 def _game_open(table: Table, now: float) -> int:
     """The id of the live game of ``table``; a new waiting game, with the template's settings
     frozen in it, when none is live."""
-    game_id = _live_game_id(table)
+    game_id = live_game_id(table)
     if game_id is not None:
         return game_id
     template = table.template
@@ -73,15 +73,15 @@ def table_join(
     points tables) in the game's pot. Idempotent: a user already seated gets the same seat back.
     At practice tables the computer players take the other seats. A full table starts at once;
     at the minimum the start countdown runs."""
-    now = _now(now)
+    now = now_or_clock(now)
     _check_seat_no(seat_no)
-    _check_user(user)
+    check_user(user)
 
     def work() -> Any:
-        locked = _lock_table(getattr(table, "pk", None))
+        locked = lock_table(getattr(table, "pk", None))
         if locked.status == TableStatus.CLOSED:
             raise TableClosed("This table is closed.")
-        ctx = _lock_context(table=locked, game_id=_game_open(locked, now), now=now)
+        ctx = lock_context(table=locked, game_id=_game_open(locked, now), now=now)
         existing = ctx.seat_of(user)
         if existing is not None:
             return existing
@@ -93,11 +93,11 @@ def table_join(
         if locked.template.practice:
             _bots_fill(ctx)
         if len(ctx.active_seats()) >= ctx.settings.seats_max:
-            _start(ctx)
-        _save(ctx)
+            begin_game(ctx)
+        save_game(ctx)
         return seat
 
-    return _in_transaction(work)
+    return in_transaction(work)
 
 
 def _seat_take(ctx: Ctx, *, user: Any, seat_no: int | None, is_bot: bool) -> Seat:
@@ -112,28 +112,30 @@ def _seat_take(ctx: Ctx, *, user: Any, seat_no: int | None, is_bot: bool) -> Sea
     elif seat_no in taken:
         raise SeatUnavailable(f"Seat {seat_no} is taken.")
     if ctx.table.template.practice:
-        _practice_chips(ctx, user=user)
+        practice_chips_top_up(ctx, user=user)
     seat = Seat.objects.create(
         table=ctx.table, game=ctx.game, seat_no=seat_no, user=user, is_bot=is_bot
     )
     ctx.seats.append(seat)
-    _hold(game=ctx.game, user=user, amount=ctx.game.stake, key=entry_key(game=ctx.game, seat=seat))
+    pot_hold(
+        game=ctx.game, user=user, amount=ctx.game.stake, key=entry_key(game=ctx.game, seat=seat)
+    )
     seat.entry_paid = ctx.game.stake
     seat.save(update_fields=["entry_paid"])
-    _record(ctx, action="seat_join", payload={"seat": seat_no}, actor=user, seat_no=seat_no)
+    record_move(ctx, action="seat_join", payload={"seat": seat_no}, actor=user, seat_no=seat_no)
     return seat
 
 
 def table_leave(*, table: Table, user: Any, now: float | None = None) -> None:
     """``user`` leaves ``table``. Before the game starts the entry is refunded; during a game it
     counts as leaving the game (a drop in the current deal, no refund)."""
-    now = _now(now)
-    _check_user(user)
+    now = now_or_clock(now)
+    check_user(user)
 
     def work() -> Any:
-        locked = _lock_table(getattr(table, "pk", None))
-        game_id = _live_game_id(locked)
-        ctx = _lock_context(table=locked, game_id=game_id, now=now) if game_id else None
+        locked = lock_table(getattr(table, "pk", None))
+        game_id = live_game_id(locked)
+        ctx = lock_context(table=locked, game_id=game_id, now=now) if game_id else None
         seat = ctx.seat_of(user) if ctx is not None else None
         if ctx is None or seat is None:
             raise NotSeated("You do not sit at this table.")
@@ -143,32 +145,34 @@ def table_leave(*, table: Table, user: Any, now: float | None = None) -> None:
                 for bot_seat in ctx.active_seats():
                     _seat_release(ctx, bot_seat)
         else:
-            _leave_game(ctx, seat)
-        _save(ctx)
+            leave_game(ctx, seat)
+        save_game(ctx)
 
-    return _in_transaction(work)
+    return in_transaction(work)
 
 
 def _seat_release(ctx: Ctx, seat: Seat) -> None:
     """A seat of a waiting game is given up: refund its entry."""
-    seat.left_at = _to_dt(ctx.now)
+    seat.left_at = to_dt(ctx.now)
     seat.refunded = True
     seat.save(update_fields=["left_at", "refunded"])
-    _refund_entry(ctx, seat)
+    refund_entry(ctx, seat)
     seat_no = seat.seat_no
-    _record(ctx, action="seat_leave", payload={"seat": seat_no}, actor=seat.user, seat_no=seat_no)
+    record_move(
+        ctx, action="seat_leave", payload={"seat": seat_no}, actor=seat.user, seat_no=seat_no
+    )
 
 
-def _leave_game(ctx: Ctx, seat: Seat) -> None:
+def leave_game(ctx: Ctx, seat: Seat) -> None:
     """``seat`` leaves the running game (the engine's ``Leave``). At a practice table the
     computer players leave with the last person, which ends the game."""
-    player_status = _player_status(ctx, seat.seat_no)
-    if player_status != "left":
-        _apply(ctx, _engine_action(ctx, "leave", seat=seat.seat_no), actor=seat.user)
+    status = player_status(ctx, seat.seat_no)
+    if status != "left":
+        apply_action(ctx, engine_action(ctx, "leave", seat=seat.seat_no), actor=seat.user)
     if ctx.game.status == GameStatus.RUNNING:
-        seat.left_at = _to_dt(ctx.now)
+        seat.left_at = to_dt(ctx.now)
         seat.save(update_fields=["left_at"])
-    _continue(ctx)
+    continue_play(ctx)
     if (
         ctx.game.status == GameStatus.RUNNING
         and ctx.table.template.practice
@@ -176,7 +180,7 @@ def _leave_game(ctx: Ctx, seat: Seat) -> None:
     ):
         for bot_seat in ctx.active_seats():
             if ctx.game.status == GameStatus.RUNNING and bot_seat.is_bot:
-                _leave_game(ctx, bot_seat)
+                leave_game(ctx, bot_seat)
 
 
 def seat_set_connected(
@@ -185,34 +189,34 @@ def seat_set_connected(
     """Record that ``user``'s connection to ``table`` went away or came back (the WebSocket
     consumer calls this). In a running game the engine applies its disconnection policy.
     Returns whether anything changed."""
-    now = _now(now)
+    now = now_or_clock(now)
     if user is None or getattr(user, "is_anonymous", True):
         return False
 
     def work() -> Any:
-        locked = _lock_table(getattr(table, "pk", None))
-        game_id = _live_game_id(locked)
+        locked = lock_table(getattr(table, "pk", None))
+        game_id = live_game_id(locked)
         if game_id is None:
             return False
-        ctx = _lock_context(table=locked, game_id=game_id, now=now)
+        ctx = lock_context(table=locked, game_id=game_id, now=now)
         seat = ctx.seat_of(user)
         if seat is None or seat.connected == bool(connected):
             return False
         seat.connected = bool(connected)
         seat.save(update_fields=["connected"])
         playing = ctx.game.status == GameStatus.RUNNING and seat.played
-        if playing and _player_status(ctx, seat.seat_no) != "left":
-            _apply(
+        if playing and player_status(ctx, seat.seat_no) != "left":
+            apply_action(
                 ctx,
-                _engine_action(ctx, "set_connected", seat=seat.seat_no, connected=bool(connected)),
+                engine_action(ctx, "set_connected", seat=seat.seat_no, connected=bool(connected)),
                 actor=user,
             )
-            _continue(ctx)
+            continue_play(ctx)
         if ctx.changed:
-            _save(ctx)
+            save_game(ctx)
         return True
 
-    return _in_transaction(work)
+    return in_transaction(work)
 
 
 def _bots_fill(ctx: Ctx) -> None:

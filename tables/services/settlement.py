@@ -11,7 +11,7 @@ from ledger import services as ledger_services
 from ledger.errors import InsufficientFunds
 
 from ..models import Game, GameStatus, Seat, TableStatus
-from ._context import Ctx, _open_deal, _to_dt
+from ._context import Ctx, open_deal, to_dt
 from .errors import NotEnoughFunds, TableError
 
 
@@ -41,7 +41,7 @@ def practice_chips_key(*, game: Game, user: Any) -> str:
     return f"practice-chips:game:{game.pk}:user:{user.pk}"
 
 
-def _hold(*, game: Game, user: Any, amount: int, key: str, rejoin: bool = False) -> None:
+def pot_hold(*, game: Game, user: Any, amount: int, key: str, rejoin: bool = False) -> None:
     """Move ``amount`` from the user's wallet into the game's pot (entry fee or rejoin fee)."""
     if amount <= 0:
         return
@@ -60,12 +60,12 @@ def _hold(*, game: Game, user: Any, amount: int, key: str, rejoin: bool = False)
         ) from exc
 
 
-def _rejoin_paid(ctx: Ctx, event: Any) -> None:
+def rejoin_paid(ctx: Ctx, event: Any) -> None:
     seat_no = int(event.seat)
     seat = ctx.played_seats()[seat_no]
     amount = int(event.amount)
     number = int(ctx.state.player(seat_no).rejoins)
-    _hold(
+    pot_hold(
         game=ctx.game,
         user=seat.user,
         amount=amount,
@@ -95,7 +95,7 @@ def _settlement(ctx: Ctx, event: Any) -> tuple[dict[int, int], int]:
     return payouts, fee
 
 
-def _settle(ctx: Ctx, event: Any) -> None:
+def settle(ctx: Ctx, event: Any) -> None:
     """The game ended: pay the pot out exactly (payouts and fee), then free the table."""
     payouts_by_seat, fee = _settlement(ctx, event)
     seats = ctx.played_seats()
@@ -128,11 +128,11 @@ def _settle(ctx: Ctx, event: Any) -> None:
         "fee": fee,
     }
     ctx.game.result = result
-    _finish(ctx, status=GameStatus.FINISHED)
+    finish(ctx, status=GameStatus.FINISHED)
 
 
-def _finish(ctx: Ctx, *, status: str) -> None:
-    now_dt = _to_dt(ctx.now)
+def finish(ctx: Ctx, *, status: str) -> None:
+    now_dt = to_dt(ctx.now)
     ctx.game.status = status
     ctx.game.ended_at = now_dt
     ctx.game.deadline = None
@@ -141,7 +141,7 @@ def _finish(ctx: Ctx, *, status: str) -> None:
         if seat.left_at is None:
             seat.left_at = now_dt
             seat.save(update_fields=["left_at"])
-    deal = _open_deal(ctx)
+    deal = open_deal(ctx)
     if deal is not None:
         deal.ended_at = now_dt
         if deal.result is None:
@@ -153,7 +153,7 @@ def _finish(ctx: Ctx, *, status: str) -> None:
         ctx.table.save(update_fields=["status"])
 
 
-def _refund_entry(ctx: Ctx, seat: Seat) -> None:
+def refund_entry(ctx: Ctx, seat: Seat) -> None:
     """Give a seat of a waiting game its paid entry back."""
     if seat.entry_paid > 0:
         ledger_services.pot_refund_entry(
@@ -165,7 +165,7 @@ def _refund_entry(ctx: Ctx, seat: Seat) -> None:
         )
 
 
-def _practice_chips(ctx: Ctx, *, user: Any) -> None:
+def practice_chips_top_up(ctx: Ctx, *, user: Any) -> None:
     """Practice chips are free: top a wallet up so that it can pay this table."""
     rejoins = int(getattr(ctx.settings, "rejoins_per_player", 0) or 0)
     need = ctx.game.stake * (1 + rejoins)

@@ -7,16 +7,16 @@ from typing import Any
 from ledger import services as ledger_services
 
 from ..models import LIVE_GAME_STATUSES, Game, GameStatus, Table, TableStatus
-from ._context import Ctx, _in_transaction, _live_game_id, _lock_table, _now, _record
+from ._context import Ctx, in_transaction, live_game_id, lock_table, now_or_clock, record_move
 from ._pipeline import game_write
 from .errors import TableError
-from .settlement import _finish, cancel_key
+from .settlement import cancel_key, finish
 
 
 def game_cancel(*, game: Game, staff_user: Any, reason: str, now: float | None = None) -> Game:
     """Cancel a waiting or running game (staff): every paid entry, rejoins included, is refunded
     by reversing entries; no fee is kept. The table is free for a new game."""
-    now = _now(now)
+    now = now_or_clock(now)
     reason = (reason or "").strip()
     if not reason:
         raise TableError("Give a reason for cancelling the game.")
@@ -34,8 +34,8 @@ def game_cancel(*, game: Game, staff_user: Any, reason: str, now: float | None =
         ctx.game.cancelled_by = staff_user
         ctx.game.cancel_reason = reason
         ctx.game.result = {"type": "cancelled", "reason": reason}
-        _record(ctx, action="game_cancel", payload={"reason": reason}, actor=staff_user)
-        _finish(ctx, status=GameStatus.CANCELLED)
+        record_move(ctx, action="game_cancel", payload={"reason": reason}, actor=staff_user)
+        finish(ctx, status=GameStatus.CANCELLED)
         return ctx.game
 
     return game_write(game_id=getattr(game, "pk", None), now=now, body=body)
@@ -48,12 +48,12 @@ def table_close(*, table: Table, staff_user: Any, reason: str = "") -> Table:
         raise TableError("Only staff may close a table.")
 
     def work() -> int | None:
-        locked = _lock_table(getattr(table, "pk", None))
+        locked = lock_table(getattr(table, "pk", None))
         locked.status = TableStatus.CLOSED
         locked.save(update_fields=["status"])
-        return _live_game_id(locked)
+        return live_game_id(locked)
 
-    game_id = _in_transaction(work)
+    game_id = in_transaction(work)
     if game_id is not None:
         game = Game.objects.get(pk=game_id)
         if game.status == GameStatus.WAITING:

@@ -9,9 +9,9 @@ import logging
 from typing import Any
 
 from ..models import LIVE_GAME_STATUSES, Game, GameStatus
-from ._context import _engine_action, _in_transaction, _lock_game, _now, _to_dt
-from ._pipeline import _apply, _continue, _deal_start, _save, _start, timer_schedule
-from .bots import _bots_play
+from ._context import engine_action, in_transaction, lock_game, now_or_clock, to_dt
+from ._pipeline import apply_action, begin_game, continue_play, deal_next, save_game, timer_schedule
+from .bots import bots_play
 
 logger = logging.getLogger(__name__)
 
@@ -36,24 +36,24 @@ def timer_fire(*, game_id: int, version: int, now: float | None = None) -> str:
     passed: start the game (start countdown), deal (break over), let the computer players act,
     or apply the engine's ``Timeout`` (turn, meld, rejoin and split windows). Idempotent: a
     timer that lost a race with a move is a no-op. Returns a ``TimerResult`` value."""
-    now = _now(now)
+    now = now_or_clock(now)
 
     def work() -> Any:
-        ctx = _lock_game(game_id, now)
+        ctx = lock_game(game_id, now)
         game = ctx.game
         if game.version != version or game.status not in LIVE_GAME_STATUSES:
             return TimerResult.STALE
         if game.deadline is None:
             return TimerResult.STALE
-        if _to_dt(now) < game.deadline:  # type: ignore[operator]
+        if to_dt(now) < game.deadline:  # type: ignore[operator]
             return TimerResult.EARLY
         if game.status == GameStatus.WAITING:
             if game.deadline_kind == "start" and len(ctx.active_seats()) >= ctx.settings.seats_min:
-                _start(ctx)
+                begin_game(ctx)
         elif ctx.engine.deal_due(ctx.state, now):
-            _deal_start(ctx)
+            deal_next(ctx)
         elif game.deadline_kind == "bot":
-            if _bots_play(ctx) == 0:
+            if bots_play(ctx) == 0:
                 # Nothing a bot could do: let the engine's own deadline (a missed turn) run.
                 ctx.extra["bots_stuck"] = True
         else:
@@ -61,21 +61,21 @@ def timer_fire(*, game_id: int, version: int, now: float | None = None) -> str:
             if state.deadline is not None:
                 # the stored deadline is rounded up to the microsecond: never before the engine's
                 ctx.now = max(ctx.now, float(state.deadline))
-            _apply(ctx, _engine_action(ctx, "timeout"))
-        _continue(ctx)
-        _save(ctx)
+            apply_action(ctx, engine_action(ctx, "timeout"))
+        continue_play(ctx)
+        save_game(ctx)
         return TimerResult.FIRED
 
-    return _in_transaction(work)
+    return in_transaction(work)
 
 
 def timers_sweep(*, now: float | None = None, limit: int = 200) -> int:
     """Fire every overdue deadline (after a restart, a lost task, or in the loop backend).
     Returns how many fired."""
-    now = _now(now)
+    now = now_or_clock(now)
     due = list(
         Game.objects.filter(
-            status__in=LIVE_GAME_STATUSES, deadline__isnull=False, deadline__lte=_to_dt(now)
+            status__in=LIVE_GAME_STATUSES, deadline__isnull=False, deadline__lte=to_dt(now)
         )
         .order_by("deadline")
         .values_list("pk", "version")[:limit]
