@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -63,6 +64,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "channels",
+    "axes",
     "django_htmx",
     "template_partials",
     "accounts",
@@ -80,6 +82,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: turns a locked-out log-in into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "rummy_site.urls"
@@ -202,6 +206,30 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+AUTHENTICATION_BACKENDS = [
+    # First: refuses any log-in (site or admin) while its account/address is locked out.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Log-in throttling (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one account from
+# one address, that account is locked for that address for AXES_COOLOFF_MINUTES. A success
+# resets the count. Staff unlock in the admin (Axes -> Access attempts: delete the row).
+# AXES_LOCKOUT_PARAMETERS: comma-separated, "+" combines, e.g. "username+ip_address,ip_address"
+# also locks an address that guesses across many accounts.
+AXES_ENABLED = env_bool("AXES_ENABLED", True)
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=float(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [
+    item.split("+") if "+" in item else item
+    for item in env_list("AXES_LOCKOUT_PARAMETERS", ["username+ip_address"])
+]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "accounts.throttle.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_ip"
+# How many reverse proxies in front of the app append to X-Forwarded-For (0: use the peer
+# address). Only set it when such a proxy is really there, or clients could forge addresses.
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+AXES_VERBOSE = False
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby"
 LOGOUT_REDIRECT_URL = "lobby"

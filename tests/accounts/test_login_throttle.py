@@ -1,0 +1,109 @@
+"""Log-in guessing is throttled (django-axes) per account and address, on the site's log-in page
+and the admin's; the refusal is in words and staff can lift a lockout in the admin."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+WRONG = "not-the-password-1"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_attempts():
+    """Failed attempts are rows in the database; each test starts from none."""
+    from axes.models import AccessAttempt
+
+    AccessAttempt.objects.all().delete()
+    yield
+
+
+def _login(client, username, password, *, ip="203.0.113.7", url=None):
+    return client.post(
+        url or reverse("login"),
+        {"username": username, "password": password},
+        REMOTE_ADDR=ip,
+    )
+
+
+def test_the_right_password_after_the_failure_limit_is_refused_in_words(client, player, password):
+    limit = settings.AXES_FAILURE_LIMIT
+    for _ in range(limit - 1):
+        response = _login(client, player.username, WRONG)
+        assert response.status_code == 200  # the form again, with Django's message
+    locked = _login(client, player.username, WRONG)
+    assert locked.status_code == 429
+    # Now even the right password is refused, with the reason in words on the log-in page.
+    response = _login(client, player.username, password)
+    assert response.status_code == 429
+    body = response.content.decode()
+    assert "Too many wrong passwords for this account" in body
+    assert "minutes" in body
+    assert 'id="id_username"' in body  # the log-in page, in the site's layout
+    assert "_auth_user_id" not in client.session
+
+
+def test_a_success_before_the_limit_resets_the_count(client, player, password):
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        _login(client, player.username, WRONG)
+    assert _login(client, player.username, password).status_code == 302
+    client.logout()
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert _login(client, player.username, WRONG).status_code == 200
+    assert _login(client, player.username, password).status_code == 302
+
+
+def test_a_lockout_holds_for_that_account_and_address_only(client, user_factory, password):
+    victim, other = user_factory(), user_factory()
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        _login(client, victim.username, WRONG)
+    assert _login(client, victim.username, password).status_code == 429
+    # The owner from another address, and another account from the guessing address, log in.
+    assert _login(client, victim.username, password, ip="198.51.100.9").status_code == 302
+    client.logout()
+    assert _login(client, other.username, password).status_code == 302
+
+
+def test_the_admin_login_is_throttled_too(client, user_factory, password):
+    staff = user_factory(is_staff=True, is_superuser=True)
+    url = reverse("admin:login")
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        _login(client, staff.username, WRONG, url=url)
+    response = _login(client, staff.username, password, url=url)
+    assert response.status_code == 429
+    assert "Too many wrong passwords" in response.content.decode()
+    assert "_auth_user_id" not in client.session
+
+
+def test_staff_unlock_an_account_in_the_admin(client, user_factory, player, password):
+    from axes.models import AccessAttempt
+
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        _login(client, player.username, WRONG)
+    assert _login(client, player.username, password).status_code == 429
+    attempt = AccessAttempt.objects.get(username=player.username)
+
+    staff_client = type(client)()
+    staff_client.force_login(user_factory(is_staff=True, is_superuser=True))
+    changelist = staff_client.get(reverse("admin:axes_accessattempt_changelist"))
+    assert changelist.status_code == 200
+    assert player.username in changelist.content.decode()
+    deleted = staff_client.post(
+        reverse("admin:axes_accessattempt_delete", args=[attempt.pk]), {"post": "yes"}
+    )
+    assert deleted.status_code == 302
+
+    assert _login(client, player.username, password).status_code == 302
+
+
+def test_the_address_behind_a_trusted_proxy_is_the_forwarded_one(rf, settings):
+    from accounts.throttle import client_ip
+
+    request = rf.get("/", REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR="1.2.3.4, 203.0.113.5")
+    settings.TRUSTED_PROXY_COUNT = 0
+    assert client_ip(request) == "10.0.0.2"
+    settings.TRUSTED_PROXY_COUNT = 1
+    assert client_ip(request) == "203.0.113.5"
