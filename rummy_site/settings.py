@@ -15,6 +15,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -38,17 +39,38 @@ DJANGO_ENV = os.environ.get("DJANGO_ENV", "development")
 PRODUCTION = DJANGO_ENV == "production"
 DEBUG = env_bool("DJANGO_DEBUG", default=not PRODUCTION)
 
+SECRET_KEY_MIN_LENGTH = 50
+
 if PRODUCTION:
     SECRET_KEY = os.environ.get("SECRET_KEY", "")
     if not SECRET_KEY:
         raise ImproperlyConfigured("SECRET_KEY must be set when DJANGO_ENV=production.")
+    if len(SECRET_KEY) < SECRET_KEY_MIN_LENGTH or len(set(SECRET_KEY)) < 5:
+        raise ImproperlyConfigured(
+            f"SECRET_KEY must be at least {SECRET_KEY_MIN_LENGTH} random characters when "
+            "DJANGO_ENV=production (python -c 'import secrets; print(secrets.token_urlsafe(50))')"
+        )
     ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [])
     if not ALLOWED_HOSTS:
         raise ImproperlyConfigured("ALLOWED_HOSTS must be set when DJANGO_ENV=production.")
     CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
     SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", True)
     CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", True)
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # HTTPS only: plain http is redirected, and browsers are told to use https from then on.
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(365 * 24 * 3600)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
+    # Behind a TLS-terminating proxy: the header it sets (and overwrites) to say the client used
+    # https, e.g. SECURE_PROXY_SSL_HEADER="X-Forwarded-Proto" (value https unless given as
+    # "Header: value"). Unset when daphne itself is reached only over TLS.
+    _proxy_header = os.environ.get("SECURE_PROXY_SSL_HEADER", "").strip()
+    if _proxy_header:
+        _name, _, _value = _proxy_header.partition(":")
+        SECURE_PROXY_SSL_HEADER = (
+            "HTTP_" + _name.strip().upper().replace("-", "_"),
+            _value.strip() or "https",
+        )
 else:
     SECRET_KEY = os.environ.get("SECRET_KEY", "development-only-secret-key-not-for-production")
     ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
@@ -64,6 +86,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "channels",
+    "csp",
     "axes",
     "django_htmx",
     "template_partials",
@@ -74,6 +97,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -85,6 +109,31 @@ MIDDLEWARE = [
     # Last, as django-axes asks: turns a locked-out log-in into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
+
+
+# Content-Security-Policy (django-csp) on every page: scripts, styles and fonts only from this
+# site, no inline script or style, sockets only back to this site (ws:/wss: to the same host;
+# 'self' covers it in CSP 3 browsers, the explicit host sources in the others).
+def _socket_sources(hosts: list[str]) -> list[str]:
+    schemes = ["wss"] if PRODUCTION else ["wss", "ws"]
+    patterns = [f"*{h}" if h.startswith(".") else h for h in hosts if h and h != "*"]
+    return [f"{scheme}://{pattern}:*" for pattern in patterns for scheme in schemes]
+
+
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF, *_socket_sources(ALLOWED_HOSTS)],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 
 ROOT_URLCONF = "rummy_site.urls"
 ASGI_APPLICATION = "rummy_site.asgi.application"
@@ -100,7 +149,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "accounts.context_processors.player",
+                "ledger.context_processors.header_balances",
             ],
         },
     },

@@ -131,6 +131,13 @@
     syncForms();
     tick();
   }
+  // Plain forms that ask first (the CSP allows no inline onsubmit): data-confirm="question".
+  document.addEventListener("submit", function (evt) {
+    const form = evt.target;
+    if (form && form.dataset && form.dataset.confirm && !window.confirm(form.dataset.confirm)) {
+      evt.preventDefault();
+    }
+  }, true);
   document.addEventListener("DOMContentLoaded", wire);
   document.addEventListener("htmx:afterSettle", wire);
   // Keep hidden inputs in step right before any form leaves the page.

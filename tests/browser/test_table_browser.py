@@ -97,7 +97,7 @@ def test_a_player_joins_a_practice_table_picks_and_discards(page, practice_table
     assert "100 chips" in page.locator(".table-head").inner_text()
     _wait_my_turn(page)
     page.click(".act-pick_closed button")
-    page.wait_for_function("document.querySelectorAll('#my-hand .pcard').length === 14")
+    page.wait_for_function("() => document.querySelectorAll('#my-hand .pcard').length === 14")
     hand = _hand_codes(page)
     assert len(hand) == 14
     discard_button = page.locator(".act-discard button")
@@ -106,7 +106,7 @@ def test_a_player_joins_a_practice_table_picks_and_discards(page, practice_table
     assert discard_button.is_enabled()
     discarded = hand[0]
     discard_button.click()
-    page.wait_for_function("document.querySelectorAll('#my-hand .pcard').length === 13")
+    page.wait_for_function("() => document.querySelectorAll('#my-hand .pcard').length === 13")
     # The discarded card is now on top of the open deck (until the computer picks it).
     from tables.models import Move
 
@@ -174,7 +174,7 @@ def test_an_out_of_turn_or_stale_action_is_refused_with_a_message(
         "() => { const b = document.querySelector('.act-pick_closed button');"
         " b.click(); b.click(); }"
     )
-    page.wait_for_function("document.querySelectorAll('#my-hand .pcard').length === 14")
+    page.wait_for_function("() => document.querySelectorAll('#my-hand .pcard').length === 14")
     page.wait_for_timeout(500)
     assert Move.objects.filter(actor__username="meera", action="pick_closed").count() == 1
     assert len(_hand_codes(page)) == 14
@@ -203,7 +203,7 @@ def test_the_page_follows_the_game_without_a_reload(page, practice_table, funded
     # deal, a computer move or my own turn starting).
     _wait_my_turn(page)
     page.click(".act-pick_closed button")
-    page.wait_for_function("document.querySelectorAll('#my-hand .pcard').length === 14")
+    page.wait_for_function("() => document.querySelectorAll('#my-hand .pcard').length === 14")
     page.locator("#my-hand .pcard").first.click()
     page.click(".act-discard button")
     # The bot answers on its own; the page shows my next turn without any reload.
@@ -227,14 +227,14 @@ def test_classic_rummy_draw_select_and_discard(page, classic_table, funded_playe
     _wait_my_turn(page)
     _wait_live(page)
     page.click(".act-pick_closed button")
-    page.wait_for_function("document.querySelectorAll('#my-hand .pcard').length === 11")
+    page.wait_for_function("() => document.querySelectorAll('#my-hand .pcard').length === 11")
     lay_down = page.locator(".act-lay_down button")
     assert lay_down.is_disabled()  # a meld needs three selected cards
     card = page.locator("#my-hand .pcard").last
     code = card.get_attribute("data-code")
     card.click()
     page.click(".act-discard button")
-    page.wait_for_function("document.querySelectorAll('#my-hand .pcard').length === 10")
+    page.wait_for_function("() => document.querySelectorAll('#my-hand .pcard').length === 10")
     assert (
         Move.objects.filter(actor__username="meera", action="discard").last().payload["card"]
         == code

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import ast
 import os
+import secrets
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +12,7 @@ from django.conf import settings
 from django.urls import reverse
 
 ROOT = Path(__file__).resolve().parents[2]
+RANDOM_KEY = secrets.token_urlsafe(50)
 
 
 def test_rules_engine_never_imports_django():
@@ -92,14 +94,14 @@ def test_production_refuses_to_start_without_secret_key():
 
 
 def test_production_refuses_to_start_without_allowed_hosts():
-    result = _settings_in_subprocess({"DJANGO_ENV": "production", "SECRET_KEY": "x" * 50})
+    result = _settings_in_subprocess({"DJANGO_ENV": "production", "SECRET_KEY": RANDOM_KEY})
     assert result.returncode != 0
     assert "ALLOWED_HOSTS must be set" in result.stderr
 
 
 def test_production_starts_with_both():
     result = _settings_in_subprocess(
-        {"DJANGO_ENV": "production", "SECRET_KEY": "x" * 50, "ALLOWED_HOSTS": "example.com"}
+        {"DJANGO_ENV": "production", "SECRET_KEY": RANDOM_KEY, "ALLOWED_HOSTS": "example.com"}
     )
     assert result.returncode == 0, result.stderr
     assert "started" in result.stdout
