@@ -37,7 +37,11 @@ def env_list(name: str, default: list[str]) -> list[str]:
 
 DJANGO_ENV = os.environ.get("DJANGO_ENV", "development")
 PRODUCTION = DJANGO_ENV == "production"
-DEBUG = env_bool("DJANGO_DEBUG", default=not PRODUCTION)
+# Off unless DJANGO_DEBUG=1, on the embedded default too: Django's debug pages show tracebacks
+# and settings. With it off, errors get the site's own pages (templates/400.html ... 500.html).
+DEBUG = env_bool("DJANGO_DEBUG", default=False)
+if PRODUCTION and DEBUG:
+    raise ImproperlyConfigured("DJANGO_DEBUG must be off when DJANGO_ENV=production.")
 
 SECRET_KEY_MIN_LENGTH = 50
 
