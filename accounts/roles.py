@@ -1,4 +1,8 @@
-"""Names of the staff roles. The group and its permissions are set by ``role_groups_ensure``."""
+"""Names of the staff roles. The group and its permissions are set by ``role_groups_ensure``.
+
+The support group gets ``SUPPORT_PERMISSIONS`` (the accounts app's own) plus whatever other
+installed apps declare as ``support_permissions`` on their ``AppConfig``: a tuple of
+``(app_label, codename)`` pairs. The accounts app does not import those apps."""
 
 SUPPORT_GROUP = "support"
 

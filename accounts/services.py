@@ -2,30 +2,31 @@
 
 from __future__ import annotations
 
+from django.apps import apps
 from django.contrib.auth.models import Group, Permission
 from django.db import transaction
 
 from .models import User
-from .roles import SUPPORT_GROUP, SUPPORT_PERMISSIONS
-
-# Other apps extend the support role with their own permissions at import time of their
-# ``roles`` module; keeping a registry here avoids signals.
-_EXTRA_SUPPORT_PERMISSIONS: list[tuple[str, str]] = []
+from .roles import SUPPORT_GROUP
 
 
-def support_permissions_register(*, permissions: list[tuple[str, str]]) -> None:
-    for item in permissions:
-        if item not in _EXTRA_SUPPORT_PERMISSIONS:
-            _EXTRA_SUPPORT_PERMISSIONS.append(item)
+def _support_permissions() -> list[tuple[str, str]]:
+    """Every ``(app_label, codename)`` the installed apps give the support role: the
+    ``support_permissions`` declared on their ``AppConfig`` (see ``accounts.roles``)."""
+    wanted: list[tuple[str, str]] = []
+    for config in apps.get_app_configs():
+        for item in getattr(config, "support_permissions", ()):
+            if item not in wanted:
+                wanted.append(item)
+    return wanted
 
 
 @transaction.atomic
 def role_groups_ensure() -> Group:
     """Create (or complete) the support group with its permissions. Idempotent."""
     group, _ = Group.objects.get_or_create(name=SUPPORT_GROUP)
-    wanted = list(SUPPORT_PERMISSIONS) + _EXTRA_SUPPORT_PERMISSIONS
     perms = []
-    for app_label, codename in wanted:
+    for app_label, codename in _support_permissions():
         perm = Permission.objects.filter(
             content_type__app_label=app_label, codename=codename
         ).first()

@@ -5,14 +5,16 @@ is maintained by the database from the entries in the same transaction, and
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count, QuerySet, Sum
 
-from accounts.models import User
-
 from .currencies import CURRENCY_INFO, CURRENCY_ORDER, format_amount
 from .models import Account, AccountKind, Entry, Transaction, TransactionKind
+
+if TYPE_CHECKING:
+    # Users are ``settings.AUTH_USER_MODEL``; the ledger does not import the accounts app.
+    from django.contrib.auth.models import AbstractUser as User
 
 __all__ = [
     "closing_counts",

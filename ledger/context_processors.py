@@ -1,4 +1,4 @@
-"""Header data for every page: the player's name and wallet balances."""
+"""Header data for every page: the signed-in player's wallet balances."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ from typing import Any
 
 from django.http import HttpRequest
 
+from .selectors import wallet_balances_for_header
 
-def player(request: HttpRequest) -> dict[str, Any]:
+
+def header_balances(request: HttpRequest) -> dict[str, Any]:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {}
-    from ledger.selectors import wallet_balances_for_header
-
     return {"header_balances": wallet_balances_for_header(user=user)}
