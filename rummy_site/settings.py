@@ -240,6 +240,9 @@ else:
 # Timers: "celery" schedules a task per deadline and a periodic sweep; "loop" relies on
 # ``manage.py run_timers`` (the embedded default, no broker needed).
 TIMERS_BACKEND = os.environ.get("TIMERS_BACKEND", "celery" if REDIS_URL else "loop")
+# Seconds a player's deadline (turn, extra time, meld window, rejoin and split offers) is held
+# open for network delay: a move that arrives later is judged after the timeout (RULES.md).
+DEADLINE_GRACE_S = float(os.environ.get("DEADLINE_GRACE_S", "0.5"))
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from django.conf import settings
+
 from tables.rules.cards import parse_card
 
 _SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -154,6 +156,7 @@ def present_table(*, data: dict[str, Any], user: Any, now: float) -> dict[str, A
         t["deadline_kind"] = view.get("deadline_kind") or ""
         t["seconds_left"] = format_seconds_left(t["deadline"], now)
     t["deadline_label"] = _DEADLINE_LABELS.get(t.get("deadline_kind") or "", "")
+    t["grace_s"] = f"{float(settings.DEADLINE_GRACE_S):g}"
     if view is not None and (view.get("deal") or {}).get("in_extra_time"):
         t["deadline_label"] = "extra time"
     if view is None:

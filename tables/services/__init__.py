@@ -41,8 +41,10 @@ from .errors import (
     StaleAction,
     TableClosed,
     TableError,
+    TimeRanOut,
 )
 from .play import (
+    INDEPENDENT_ACTIONS,
     deal_arrange,
     deal_declare,
     deal_discard,
@@ -71,6 +73,7 @@ from .timers import TimerResult, timer_fire, timer_reschedule, timers_sweep
 
 __all__ = [
     "BOT_USERNAME_PREFIX",
+    "INDEPENDENT_ACTIONS",
     "PLAYER_ACTIONS",
     "ActionNotAllowed",
     "NotEnoughFunds",
@@ -80,6 +83,7 @@ __all__ = [
     "StaleAction",
     "TableClosed",
     "TableError",
+    "TimeRanOut",
     "TimerResult",
     "bot_choose",
     "bot_users_ensure",

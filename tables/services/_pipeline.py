@@ -41,6 +41,10 @@ T = TypeVar("T")
 # The Celery task that fires a deadline (``tables.tasks.game_timeout``), named rather than
 # imported: the task calls the timers service, which runs through this pipeline.
 GAME_TIMEOUT_TASK = "tables.tasks.game_timeout"
+# Deadlines a player beats by acting (turn and extra time, the meld window, the rejoin and split
+# offers): they fire ``deadline_grace()`` seconds late, so a move sent just before the deadline
+# and delayed by the network still counts.
+GRACE_KINDS = frozenset({"turn", "meld", "rejoin", "split"})
 # Actions that make a computer player act (others it never takes: it never rejoins).
 _BOT_TRIGGERS = frozenset({"pick_closed", "discard", "submit_meld", "split_accept"})
 
@@ -109,7 +113,12 @@ def _bots_pending(ctx: Ctx) -> bool:
     return any(_BOT_TRIGGERS & set(_allowed(ctx, seat_no)) for seat_no in bot_seats(ctx))
 
 
-def _sync_deadline(ctx: Ctx) -> None:
+def deadline_grace() -> float:
+    """Seconds a player's deadline is held open for network delay (``DEADLINE_GRACE_S``)."""
+    return float(django_settings.DEADLINE_GRACE_S)
+
+
+def sync_deadline(ctx: Ctx) -> None:
     """Set ``Game.deadline`` from the engine state (running), the start countdown (waiting),
     or a computer player's think time, whichever comes first."""
     game = ctx.game
@@ -117,6 +126,8 @@ def _sync_deadline(ctx: Ctx) -> None:
         state = ctx.state
         deadline: float | None = state.deadline
         kind: str = state.deadline_kind or ""
+        if deadline is not None and kind in GRACE_KINDS:
+            deadline += deadline_grace()  # a move sent just before the deadline still counts
         if ctx.engine.deal_due(state, ctx.now):
             deadline, kind = ctx.now, "deal"
         elif not ctx.extra.get("bots_stuck") and _bots_pending(ctx):
@@ -143,7 +154,7 @@ def _sync_deadline(ctx: Ctx) -> None:
 
 def save_game(ctx: Ctx) -> None:
     """Save the game and arrange the push and the timer for after the commit."""
-    _sync_deadline(ctx)
+    sync_deadline(ctx)
     ctx.game.save()
     game_id, table_id, version = ctx.game.pk, ctx.table.pk, ctx.game.version
     deadline = ctx.game.deadline if ctx.game.status in LIVE_GAME_STATUSES else None

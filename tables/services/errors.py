@@ -12,6 +12,7 @@ __all__ = [
     "StaleAction",
     "TableClosed",
     "TableError",
+    "TimeRanOut",
 ]
 
 
@@ -53,3 +54,23 @@ class NotEnoughFunds(TableError):
 
 class ActionNotAllowed(TableError):
     """An unknown action, or one players may not send (server-only, or malformed)."""
+
+
+class TimeRanOut(TableError):
+    """The deadline the move was for had passed (by more than the grace) when it arrived: the
+    timeout was applied first and stands; the move was refused."""
+
+    _REASONS = {
+        "turn": "Time ran out before your move arrived: the turn has passed on.",
+        "meld": "The meld window closed before your groups arrived.",
+        "rejoin": "The rejoin offer ran out before your answer arrived.",
+        "split": "The split offer ran out before your answer arrived.",
+    }
+
+    def __init__(self, fired: list[str]) -> None:
+        self.fired = list(fired)
+        reason = next(
+            (self._REASONS[kind] for kind in self.fired if kind in self._REASONS),
+            "The table moved on before your move arrived.",
+        )
+        super().__init__(reason)

@@ -4,16 +4,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from django.db import transaction
+
 from ..engines import PLAYER_ACTIONS
-from ..models import Deal, Game, GameStatus
+from ..models import Deal, Game, GameStatus, Seat
+from ..rules.errors import RulesError
 from ..rules.evaluate import evaluate_hand
 from ._context import Ctx, check_user, engine_action, now_or_clock
 from ._pipeline import apply_action, begin_game, continue_play, deal_next, game_write
-from .errors import ActionNotAllowed, NotSeated, StaleAction, TableClosed, TableError
+from .errors import (
+    ActionNotAllowed,
+    NotSeated,
+    StaleAction,
+    TableClosed,
+    TableError,
+    TimeRanOut,
+)
 from .seating import leave_game
+from .timers import fire_overdue
 
 
 def game_start(*, game: Game, now: float | None = None) -> Game:
@@ -46,6 +57,12 @@ def deal_start(*, game: Game, now: float | None = None) -> Deal:
     return game_write(game_id=getattr(game, "pk", None), now=now, body=body)
 
 
+# A player's own arrangement, meld submission and auto-drop switch do not depend on the other
+# seats' moves, so another seat's move does not make them stale: they carry no version check.
+# Every other move acts on the shared table and must be for the version the player saw.
+INDEPENDENT_ACTIONS = frozenset({"arrange", "submit_meld", "set_auto_drop"})
+
+
 def _player_action(ctx: Ctx, *, seat_no: int, action: Any, payload: Any) -> Any:
     keys = PLAYER_ACTIONS.get(action) if isinstance(action, str) else None
     if keys is None:
@@ -70,37 +87,89 @@ def game_act(
     payload: Mapping[str, Any] | None = None,
     now: float | None = None,
 ) -> Game:
-    """Apply one player action for ``user``'s seat if the game is still at
-    ``expected_version``. ``action`` is a name of ``PLAYER_ACTIONS``, ``payload`` its fields
-    (card codes as text), e.g. ``action="discard", payload={"card": "QH"}``.
+    """Apply one player action for ``user``'s seat, judged at ``now`` by the server's clock.
+    ``action`` is a name of ``PLAYER_ACTIONS``, ``payload`` its fields (card codes as text),
+    e.g. ``action="discard", payload={"card": "QH"}``.
 
-    Raises ``StaleAction`` when the game has moved on (a double click, a replayed or late
-    request), ``InvalidMove``/``InvalidCard`` (engine) for an illegal move or a bad card code,
-    and ``TableError`` subclasses for the rest. Nothing changes on any error."""
+    A deadline that has passed (beyond the grace) is fired first, in the same transaction, and
+    stands; the action is then judged against what it left: a move on the shared table is
+    refused (``TimeRanOut``), one of the ``INDEPENDENT_ACTIONS`` is applied if still legal.
+    Moves on the shared table must be for ``expected_version``, else ``StaleAction`` (a double
+    click, a replayed or late request). ``InvalidMove``/``InvalidCard`` (engine) mean an illegal
+    move or a bad card code, ``TableError`` subclasses the rest. Nothing else changes on any
+    error."""
     now = now_or_clock(now)
+    check_request(user=user, expected_version=expected_version)
+
+    def act(ctx: Ctx, seen: int) -> Game:
+        if action not in INDEPENDENT_ACTIONS and ctx.game.version != seen:
+            raise StaleAction(expected=expected_version, current=ctx.game.version)
+        seat = _playing_seat(ctx, user)
+        move = _player_action(ctx, seat_no=seat.seat_no, action=action, payload=payload or {})
+        if action == "leave":
+            leave_game(ctx, seat)
+        else:
+            apply_action(ctx, move, actor=user)
+            continue_play(ctx)
+        return ctx.game
+
+    return _on_time(
+        game_id=game_id,
+        now=now,
+        expected_version=expected_version,
+        independent=action in INDEPENDENT_ACTIONS,
+        act=act,
+    )
+
+
+def check_request(*, user: Any, expected_version: Any) -> None:
     check_user(user)
     if not isinstance(expected_version, int) or isinstance(expected_version, bool):
         raise ActionNotAllowed("Missing or malformed game version.")
 
-    def body(ctx: Ctx) -> Any:
-        if ctx.game.version != expected_version:
-            raise StaleAction(expected=expected_version, current=ctx.game.version)
-        if ctx.game.status != GameStatus.RUNNING:
-            raise TableClosed("This game is not being played.")
-        seat = ctx.seat_of(user)
-        if seat is None or not seat.played:
-            raise NotSeated("You are not playing in this game.")
-        engine_action = _player_action(
-            ctx, seat_no=seat.seat_no, action=action, payload=payload or {}
-        )
-        if action == "leave":
-            leave_game(ctx, seat)
-        else:
-            apply_action(ctx, engine_action, actor=user)
-            continue_play(ctx)
-        return ctx.game
 
-    return game_write(game_id=game_id, now=now, body=body)
+def _playing_seat(ctx: Ctx, user: Any) -> Seat:
+    if ctx.game.status != GameStatus.RUNNING:
+        raise TableClosed("This game is not being played.")
+    seat = ctx.seat_of(user)
+    if seat is None or not seat.played:
+        raise NotSeated("You are not playing in this game.")
+    return seat
+
+
+def _on_time(
+    *,
+    game_id: int,
+    now: float,
+    expected_version: int,
+    independent: bool,
+    act: Callable[[Ctx, int], Game],
+) -> Game:
+    """Run ``act(ctx, seen_version)`` in one transaction on the game after firing every
+    deadline that has passed at ``now`` (``timers.fire_overdue``). When one fired, the timeouts
+    are kept whatever becomes of the move: a move on the shared table is refused with
+    ``TimeRanOut`` (unless the timeouts only opened the player's extra time: the move is then on
+    time, against the version the player saw plus those timeouts); an independent move is tried
+    in a savepoint and its refusal does not undo them."""
+
+    def body(ctx: Ctx) -> Game | TableError | RulesError:
+        before = ctx.game.version
+        fired = fire_overdue(ctx)
+        if not fired:
+            return act(ctx, expected_version)
+        if not independent and any(f.moved_on for f in fired):
+            return TimeRanOut([f.kind for f in fired])
+        seen = expected_version + (ctx.game.version - before)
+        try:
+            with transaction.atomic():
+                return act(ctx, seen)
+        except (TableError, RulesError) as exc:
+            return exc
+
+    outcome = game_write(game_id=game_id, now=now, body=body)
+    if isinstance(outcome, Exception):
+        raise outcome
+    return outcome
 
 
 def deal_pick(
@@ -207,18 +276,13 @@ def deal_submit_meld(
 
 def deal_sort(*, game_id: int, user: Any, expected_version: int, now: float | None = None) -> Game:
     """Auto-sort: arrange ``user``'s hand into its best arrangement (the lowest count; a valid
-    show when there is one), the loose cards last. 13-card games only."""
+    show when there is one), the loose cards last. 13-card games only. Like every arrangement
+    it does not depend on the others' moves, so it carries no version check."""
     now = now_or_clock(now)
-    check_user(user)
-    if not isinstance(expected_version, int) or isinstance(expected_version, bool):
-        raise ActionNotAllowed("Missing or malformed game version.")
+    check_request(user=user, expected_version=expected_version)
 
-    def body(ctx: Ctx) -> Game:
-        if ctx.game.version != expected_version:
-            raise StaleAction(expected=expected_version, current=ctx.game.version)
-        seat = ctx.seat_of(user)
-        if ctx.game.status != GameStatus.RUNNING or seat is None or not seat.played:
-            raise NotSeated("You are not playing in this game.")
+    def act(ctx: Ctx, seen: int) -> Game:
+        seat = _playing_seat(ctx, user)
         if ctx.engine.name == "classic":
             raise ActionNotAllowed("Sorting is for the 13-card games.")
         view = ctx.engine.view(ctx.state, seat.seat_no)
@@ -230,12 +294,13 @@ def deal_sort(*, game_id: int, user: Any, expected_version: int, now: float | No
         groups = [[c.code for c in g] for g in best.groups]
         if best.ungrouped:
             groups.append([c.code for c in best.ungrouped])
-        apply_action(
-            ctx, engine_action(ctx, "arrange", seat=seat.seat_no, groups=groups), actor=user
-        )
+        move = engine_action(ctx, "arrange", seat=seat.seat_no, groups=groups)
+        apply_action(ctx, move, actor=user)
         return ctx.game
 
-    return game_write(game_id=game_id, now=now, body=body)
+    return _on_time(
+        game_id=game_id, now=now, expected_version=expected_version, independent=True, act=act
+    )
 
 
 def game_rejoin(

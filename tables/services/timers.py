@@ -6,11 +6,20 @@ every overdue one. A timer that lost a race with a move finds the game moved on 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 from ..models import LIVE_GAME_STATUSES, Game, GameStatus
-from ._context import engine_action, in_transaction, lock_game, now_or_clock, to_dt
-from ._pipeline import apply_action, begin_game, continue_play, deal_next, save_game, timer_schedule
+from ._context import Ctx, engine_action, in_transaction, lock_game, now_or_clock, to_dt
+from ._pipeline import (
+    apply_action,
+    begin_game,
+    continue_play,
+    deal_next,
+    save_game,
+    sync_deadline,
+    timer_schedule,
+)
 from .bots import bots_play
 
 logger = logging.getLogger(__name__)
@@ -31,11 +40,66 @@ class TimerResult:
     EARLY = "early"  # the deadline has not passed yet
 
 
+@dataclass(frozen=True)
+class Fired:
+    """One deadline fired: its kind, and whether it moved the game on (a timeout that only
+    opened the player's extra-time bank leaves the turn, and the player's view, where it was).
+    """
+
+    kind: str
+    moved_on: bool = True
+
+
+def fire_due(ctx: Ctx) -> Fired | None:
+    """Fire the game's stored deadline if it has passed at ``ctx.now``: start the game (start
+    countdown), deal (break over), let the computer players act, or apply the engine's
+    ``Timeout`` (turn, meld, rejoin and split windows). Returns what fired, or ``None`` when
+    nothing was due. The caller saves."""
+    game = ctx.game
+    if game.status not in LIVE_GAME_STATUSES or game.deadline is None:
+        return None
+    if to_dt(ctx.now) < game.deadline:  # type: ignore[operator]
+        return None
+    kind = game.deadline_kind
+    moved_on = True
+    if game.status == GameStatus.WAITING:
+        if kind == "start" and len(ctx.active_seats()) >= ctx.settings.seats_min:
+            begin_game(ctx)
+    elif ctx.engine.deal_due(ctx.state, ctx.now):
+        deal_next(ctx)
+    elif kind == "bot":
+        if bots_play(ctx) == 0:
+            # Nothing a bot could do: let the engine's own deadline (a missed turn) run.
+            ctx.extra["bots_stuck"] = True
+    else:
+        state = ctx.state
+        if state.deadline is not None:
+            # the stored deadline is rounded up to the microsecond: never before the engine's
+            ctx.now = max(ctx.now, float(state.deadline))
+        events = apply_action(ctx, engine_action(ctx, "timeout"))
+        moved_on = any(type(e).__name__ != "ExtraTimeStarted" for e in events)
+    continue_play(ctx)
+    sync_deadline(ctx)
+    return Fired(kind=kind, moved_on=moved_on)
+
+
+def fire_overdue(ctx: Ctx, *, limit: int = 16) -> list[Fired]:
+    """Fire every deadline that has passed at ``ctx.now``, in order (a missed turn, then the
+    extra time that it opened, ...): a move is judged against the game as the clock left it,
+    whether or not the timer worker has run. Returns what fired, in order."""
+    fired: list[Fired] = []
+    for _ in range(limit):
+        one = fire_due(ctx)
+        if one is None:
+            break
+        fired.append(one)
+    return fired
+
+
 def timer_fire(*, game_id: int, version: int, now: float | None = None) -> str:
     """Fire the deadline of ``game_id`` if the game is still at ``version`` and the deadline has
-    passed: start the game (start countdown), deal (break over), let the computer players act,
-    or apply the engine's ``Timeout`` (turn, meld, rejoin and split windows). Idempotent: a
-    timer that lost a race with a move is a no-op. Returns a ``TimerResult`` value."""
+    passed (see ``fire_due``). Idempotent: a timer that lost a race with a move is a no-op.
+    Returns a ``TimerResult`` value."""
     now = now_or_clock(now)
 
     def work() -> Any:
@@ -45,24 +109,8 @@ def timer_fire(*, game_id: int, version: int, now: float | None = None) -> str:
             return TimerResult.STALE
         if game.deadline is None:
             return TimerResult.STALE
-        if to_dt(now) < game.deadline:  # type: ignore[operator]
+        if fire_due(ctx) is None:
             return TimerResult.EARLY
-        if game.status == GameStatus.WAITING:
-            if game.deadline_kind == "start" and len(ctx.active_seats()) >= ctx.settings.seats_min:
-                begin_game(ctx)
-        elif ctx.engine.deal_due(ctx.state, now):
-            deal_next(ctx)
-        elif game.deadline_kind == "bot":
-            if bots_play(ctx) == 0:
-                # Nothing a bot could do: let the engine's own deadline (a missed turn) run.
-                ctx.extra["bots_stuck"] = True
-        else:
-            state = ctx.state
-            if state.deadline is not None:
-                # the stored deadline is rounded up to the microsecond: never before the engine's
-                ctx.now = max(ctx.now, float(state.deadline))
-            apply_action(ctx, engine_action(ctx, "timeout"))
-        continue_play(ctx)
         save_game(ctx)
         return TimerResult.FIRED
 

@@ -18,8 +18,10 @@ _names = itertools.count(1)
 
 @pytest.fixture(autouse=True)
 def _fast_settings(settings: Any) -> None:
-    """Timers run through the sweep unless a test asks for Celery; passwords hash fast."""
+    """Timers run through the sweep unless a test asks for Celery; passwords hash fast. The
+    deadline grace is 0 so timing tests count exact seconds; the grace tests set their own."""
     settings.TIMERS_BACKEND = "loop"
+    settings.DEADLINE_GRACE_S = 0.0
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from tables_testkit import Planter, TableDriver, assert_reconciled
+from tables_testkit import WINNER_GROUPS, Planter, TableDriver, assert_reconciled, plant
 
 from tables import services
 from tables.models import Game, Move
@@ -45,12 +45,13 @@ def test_same_version_from_many_threads_acts_once(t: TableDriver) -> None:
     assert t.game().version == game.version + 1
 
 
-def test_timer_racing_a_move_has_one_winner(t: TableDriver) -> None:
+def test_timer_racing_a_late_move_applies_the_timeout_once(t: TableDriver) -> None:
     for _ in range(4):
         game = t.game()
         seat = t.turn()
         assert seat is not None
-        t.clock.t = game.deadline.timestamp() + 0.01  # both are due
+        timeouts = Move.objects.filter(game=game, action="timeout").count()
+        t.clock.t = game.deadline.timestamp() + 0.01  # the deadline has passed: both fire it
 
         def timer(game: Game = game) -> Any:
             return services.timer_fire(game_id=game.pk, version=game.version)
@@ -64,16 +65,45 @@ def test_timer_racing_a_move_has_one_winner(t: TableDriver) -> None:
             )
 
         results = race([timer, move])
-        timer_won = results[0] == services.TimerResult.FIRED
-        move_won = isinstance(results[1], Game)
-        assert timer_won != move_won, results
-        if timer_won:
-            assert isinstance(results[1], services.StaleAction)
-        else:
-            assert results[0] == services.TimerResult.STALE
+        assert results[0] in (services.TimerResult.FIRED, services.TimerResult.STALE), results
+        # Whoever locked first applied the timeout; the late pick is refused either way.
+        assert isinstance(results[1], services.StaleAction | services.TimeRanOut), results
+        assert Move.objects.filter(game=game, action="timeout").count() == timeouts + 1
         assert t.game().version == game.version + 1
-        if move_won:  # finish the turn so the next round starts a fresh turn
-            t.act(seat, "discard", card=t.view(seat)["hand"]["picked"])
+        assert t.turn() != seat
+
+
+def test_every_seat_submits_its_groups_at_once_and_none_is_refused(
+    seated: Callable[..., TableDriver], planter: Planter, toss: Callable[[int], None]
+) -> None:
+    toss(1)
+    added: dict[int, int | None] = {1: 0, 2: 20, 3: 30, 4: 40}
+    _, losers = plant(planter, added)
+    t = seated(4, variant="pool201", turn_s=30, extra_time_s=0)
+    for seat in range(1, 5):  # everyone takes a turn, then seat 1 shows
+        assert t.turn() == seat
+        t.act(seat, "pick_closed")
+        t.act(seat, "discard", card=t.view(seat)["hand"]["picked"])
+    t.act(1, "pick_closed")
+    t.act(1, "declare", finish_card=t.view(1)["hand"]["picked"], groups=WINNER_GROUPS)
+    assert t.phase() == "meld"
+    game = t.game()
+
+    def submit(seat: int) -> Callable[[], Any]:
+        return lambda: services.game_act(
+            game_id=game.pk,
+            user=t.users[seat],
+            action="submit_meld",
+            payload={"groups": losers[seat]},
+            expected_version=game.version,  # every page saw the same version
+        )
+
+    results = race([submit(seat) for seat in range(2, 5)])
+    assert all(isinstance(r, Game) for r in results), results
+    last = t.view()["last_deal"]
+    assert {r["seat"]: r["points"] for r in last["results"]} == added
+    assert Move.objects.filter(game=game, action="submit_meld").count() == 3
+    assert_reconciled()
 
 
 def test_joins_from_many_threads_fill_the_table_exactly(

@@ -57,13 +57,27 @@ def test_timeout_first_then_the_late_move_is_stale(t: TableDriver) -> None:
 
 def test_move_first_then_the_late_timer_is_a_no_op(t: TableDriver) -> None:
     game = t.game()
-    t.clock.advance(30.5)  # the deadline has passed but the sweep has not run yet
+    t.clock.advance(29.5)  # the move beats the deadline
     services.game_act(
         game_id=game.pk, user=t.users[1], action="pick_closed", expected_version=game.version
     )
+    t.clock.advance(1)  # the timer of the old version runs late, after the deadline
     assert services.timer_fire(game_id=game.pk, version=game.version) == "stale"
     assert not Move.objects.filter(game=game, action="timeout").exists()
     assert len(t.view(1)["hand"]["cards"]) == 14
+
+
+def test_a_move_after_the_deadline_finds_the_timeout_applied(t: TableDriver) -> None:
+    game = t.game()
+    t.clock.advance(30.5)  # the deadline has passed but the sweep has not run yet
+    with pytest.raises(services.TimeRanOut):
+        services.game_act(
+            game_id=game.pk, user=t.users[1], action="pick_closed", expected_version=game.version
+        )
+    # The server's clock decided: the timeout was applied (and kept), the pick refused.
+    assert Move.objects.filter(game=game, action="timeout").count() == 1
+    assert len(t.view(1)["hand"]["cards"]) == 13
+    assert services.timer_fire(game_id=game.pk, version=game.version) == "stale"
 
 
 def test_the_break_ends_by_its_deadline(

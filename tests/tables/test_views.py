@@ -137,6 +137,21 @@ def test_a_double_click_is_a_stale_no_op_with_a_clear_answer(client, two):
     assert _state(two) == before
 
 
+def test_a_late_move_is_refused_in_words_and_the_page_shows_the_turn_passed(client, two, settings):
+    settings.DEADLINE_GRACE_S = 0.5
+    client.force_login(two.users[1])
+    html = client.get(reverse("table", args=[two.table.pk])).content.decode()
+    assert "within 0.5 s of the end of the timer" in html
+    game = two.game()
+    two.clock.t = game.deadline.timestamp() + 120  # long after the turn and its extra time
+    url = reverse("table_act", args=[two.table.pk])
+    response = client.post(url, {"action": "pick_closed", "version": game.version}, **HTMX)
+    assert response.status_code == 400
+    assert "Time ran out before your move arrived" in response.content.decode()
+    assert two.turn() == 2  # the timeout stands
+    assert Move.objects.filter(game=game, action="timeout").exists()
+
+
 @pytest.mark.parametrize(
     ("data", "status", "message"),
     [
