@@ -31,9 +31,9 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
-from typing import Any, ClassVar, Final, Literal, NamedTuple, TypeAlias, cast
+from typing import Any, ClassVar, Final, Literal, TypeAlias, cast
 
 from .cards import ACE, JACK, KING, STANDARD_PACK, Card, CardLike, parse_card
 from .errors import InvalidMove, InvalidSettings, RulesError
@@ -55,9 +55,9 @@ from .game import (
     Timeout,
     TurnMissed,
     TurnStarted,
-    action_from_json,
     parse_groups,
 )
+from .machine import ActionRecord, EventRecord, Registry, Transition, handler_for
 from .scoring import prize_pool
 from .settings import DISCONNECT_POLICIES
 from .shoe import Shoe, shuffle_cards
@@ -522,30 +522,7 @@ def ring_payout(
 
 
 @dataclass(frozen=True)
-class _ClassicRecord:
-    type: ClassVar[str] = ""
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": self.type}
-        for f in fields(self):
-            out[f.name] = _plain(getattr(self, f.name))
-        return out
-
-
-def _plain(value: object) -> Any:
-    if isinstance(value, Card):
-        return value.code
-    if isinstance(value, TableMeld | Shoe):
-        return value.to_json()
-    if isinstance(value, tuple | list):
-        return [_plain(item) for item in value]
-    if isinstance(value, Mapping):
-        return {str(key): _plain(item) for key, item in value.items()}
-    return value
-
-
-@dataclass(frozen=True)
-class StartDeal(_ClassicRecord):
+class StartDeal(ActionRecord):
     """Server: deal the next hand from ``shoe.cards`` (the whole shuffled shoe, dealt from
     index 0; a plain sequence of cards is accepted too); ``seed`` drives this hand's
     reshuffles (``seeded_shuffle``). Store ``to_json()`` before applying it."""
@@ -558,9 +535,18 @@ class StartDeal(_ClassicRecord):
         if not isinstance(self.shoe, Shoe):
             object.__setattr__(self, "shoe", Shoe(_cards(self.shoe)))
 
+    @classmethod
+    def from_fields(cls, values: Mapping[str, Any]) -> StartDeal:
+        try:
+            shoe = values["shoe"]
+            cards = Shoe.from_json(shoe).cards if isinstance(shoe, Mapping) else _cards(shoe)
+            return cls(Shoe(cards), str(values["seed"]))
+        except (KeyError, TypeError) as exc:
+            raise InvalidMove(f"malformed {cls.type} action") from exc
+
 
 @dataclass(frozen=True)
-class LayDown(_ClassicRecord):
+class LayDown(ActionRecord):
     """Lay down one or more new melds from the hand (after picking)."""
 
     type: ClassVar[str] = "lay_down"
@@ -570,9 +556,16 @@ class LayDown(_ClassicRecord):
     def __post_init__(self) -> None:
         object.__setattr__(self, "melds", parse_groups(self.melds))
 
+    @classmethod
+    def from_fields(cls, values: Mapping[str, Any]) -> LayDown:
+        try:
+            return cls(_int(values["seat"]), tuple(_cards(m) for m in values["melds"]))
+        except (KeyError, TypeError) as exc:
+            raise InvalidMove(f"malformed {cls.type} action") from exc
+
 
 @dataclass(frozen=True)
-class LayOff(_ClassicRecord):
+class LayOff(ActionRecord):
     """Add ``cards`` from the hand to the table meld ``meld_id`` (anyone's), at the run's
     ``end`` ("low" or "high"; ``None``: wherever they fit)."""
 
@@ -587,6 +580,18 @@ class LayOff(_ClassicRecord):
         if self.end not in (None, "low", "high"):
             raise InvalidMove(f"unknown run end {self.end!r}")
 
+    @classmethod
+    def from_fields(cls, values: Mapping[str, Any]) -> LayOff:
+        try:
+            return cls(
+                _int(values["seat"]),
+                _cards(values["cards"]),
+                _int(values["meld_id"]),
+                values.get("end"),
+            )
+        except (KeyError, TypeError) as exc:
+            raise InvalidMove(f"malformed {cls.type} action") from exc
+
 
 Action: TypeAlias = (
     StartDeal | PickClosed | PickOpen | LayDown | LayOff | Discard | Timeout | Leave | SetConnected
@@ -594,7 +599,7 @@ Action: TypeAlias = (
 SHARED_ACTION_TYPES: Final = frozenset(
     cls.type for cls in (PickClosed, PickOpen, Discard, Timeout, Leave, SetConnected)
 )
-"""Action types classic shares with the 13-card engine (decoded by ``game.action_from_json``)."""
+"""Action types classic shares with the 13-card engine (the same classes, decoded alike)."""
 
 
 def _int(value: object) -> int:
@@ -603,28 +608,24 @@ def _int(value: object) -> int:
     return value
 
 
+def _unknown_action(kind: object) -> InvalidMove:
+    try:
+        hash(kind)
+    except TypeError:
+        return InvalidMove(f"malformed {kind} action")
+    return InvalidMove(f"classic rummy has no {kind!r} action")
+
+
+ACTIONS: Registry[ActionRecord] = Registry(
+    (StartDeal, PickClosed, PickOpen, LayDown, LayOff, Discard, Timeout, Leave, SetConnected),
+    unknown=_unknown_action,
+)
+
+
 def classic_action_from_json(data: Mapping[str, Any]) -> Action:
     """Rebuild an action from its ``to_json()`` form (the move log, or a form's values: card
     codes accepted). Raises ``InvalidMove`` (or ``InvalidCard``) for anything malformed."""
-    if not isinstance(data, Mapping):
-        raise InvalidMove("an action must be an object")
-    kind = data.get("type")
-    try:
-        if kind in SHARED_ACTION_TYPES:
-            return cast(Action, action_from_json(data))
-        if kind == "start_deal":
-            shoe = data["shoe"]
-            cards = Shoe.from_json(shoe).cards if isinstance(shoe, Mapping) else _cards(shoe)
-            return StartDeal(Shoe(cards), str(data["seed"]))
-        if kind == "lay_down":
-            return LayDown(_int(data["seat"]), tuple(_cards(m) for m in data["melds"]))
-        if kind == "lay_off":
-            return LayOff(
-                _int(data["seat"]), _cards(data["cards"]), _int(data["meld_id"]), data.get("end")
-            )
-    except (KeyError, TypeError) as exc:
-        raise InvalidMove(f"malformed {kind} action") from exc
-    raise InvalidMove(f"classic rummy has no {kind!r} action")
+    return cast(Action, ACTIONS.from_json(data))
 
 
 # --------------------------------------------------------------------------------------------
@@ -636,7 +637,7 @@ def classic_action_from_json(data: Mapping[str, Any]) -> Action:
 
 
 @dataclass(frozen=True)
-class DealStarted(_ClassicRecord):
+class DealStarted(EventRecord):
     """A hand was dealt to ``seats`` (deal order, ``starter`` first); ``open_card`` starts the
     discard pile. (The 13-card event of the same type also has a cut card.)"""
 
@@ -648,14 +649,14 @@ class DealStarted(_ClassicRecord):
 
 
 @dataclass(frozen=True)
-class MeldsLaidDown(_ClassicRecord):
+class MeldsLaidDown(EventRecord):
     type: ClassVar[str] = "melds_laid_down"
     seat: int
     melds: tuple[TableMeld, ...]
 
 
 @dataclass(frozen=True)
-class CardsLaidOff(_ClassicRecord):
+class CardsLaidOff(EventRecord):
     """``seat`` laid ``cards`` off on ``meld`` (shown as it is afterwards)."""
 
     type: ClassVar[str] = "cards_laid_off"
@@ -665,7 +666,7 @@ class CardsLaidOff(_ClassicRecord):
 
 
 @dataclass(frozen=True)
-class WentOut(_ClassicRecord):
+class WentOut(EventRecord):
     """``seat`` got rid of its last card (``by`` "discard" or "meld"), going ``rummy``."""
 
     type: ClassVar[str] = "went_out"
@@ -675,7 +676,7 @@ class WentOut(_ClassicRecord):
 
 
 @dataclass(frozen=True)
-class HandsShown(_ClassicRecord):
+class HandsShown(EventRecord):
     """At the end of hand ``number``: the cards each scored seat still held."""
 
     type: ClassVar[str] = "hands_shown"
@@ -904,14 +905,6 @@ class ClassicState:
         )
 
 
-class Transition(NamedTuple):
-    """What one action did: the new ``state`` and the ``events`` in order
-    (``state, events = classic_apply(...)`` works, as with ``game_apply``)."""
-
-    state: ClassicState
-    events: tuple[Event, ...]
-
-
 # --------------------------------------------------------------------------------------------
 # The state machine
 # --------------------------------------------------------------------------------------------
@@ -982,7 +975,7 @@ class _Turn:
             )
         )
 
-    def done(self) -> Transition:
+    def done(self) -> Transition[ClassicState, Event]:
         return Transition(self.state, tuple(self.events))
 
 
@@ -1408,42 +1401,56 @@ def _highest(hand: tuple[Card, ...], settings: ClassicSettings) -> Card:
     return max(hand, key=lambda card: (card_points(card, settings), card))
 
 
-def classic_apply(state: ClassicState, action: Action, *, now: float) -> Transition:
+def classic_apply(
+    state: ClassicState, action: Action, *, now: float
+) -> Transition[ClassicState, Event]:
     """Apply one action at time ``now``. Returns the new state and the events; an illegal
     action raises ``InvalidMove`` and changes nothing."""
     work = _Turn(state, now)
     if state.phase == "ended":
         raise InvalidMove("the game is over")
-    if isinstance(action, StartDeal):
-        if state.phase != "break":
-            raise InvalidMove("a hand is already being played")
-        _deal(work, action)
-    elif isinstance(action, PickClosed | PickOpen):
-        _require_turn(state, action.seat)
-        _pick(work, action.seat, "closed" if isinstance(action, PickClosed) else "open", auto=False)
-    elif isinstance(action, LayDown):
-        _lay_down(work, action)
-    elif isinstance(action, LayOff):
-        _lay_off(work, action)
-    elif isinstance(action, Discard):
-        _require_turn(state, action.seat)
-        _discard(work, action.seat, parse_card(action.card), auto=False)
-    elif isinstance(action, Timeout):
-        _timeout(work)
-    elif isinstance(action, Leave):
-        _leave(work, action.seat)
-    elif isinstance(action, SetConnected):
-        player = state.player(action.seat)
-        if player.left:
-            raise InvalidMove("that player has left")
-        if player.connected != action.connected:
-            work.update_player(action.seat, connected=action.connected)
-            work.events.append(ConnectionChanged(action.seat, action.connected))
-            if not action.connected and work.settings.disconnect_policy == "drop":
-                _remove_from_hand(work, action.seat, "disconnect")
-    else:
-        raise InvalidMove(f"unknown action {action!r}")
+    handler_for(_HANDLERS, action)(work, action)
     return work.done()
+
+
+def _start_deal(work: _Turn, action: Any) -> None:
+    if work.state.phase != "break":
+        raise InvalidMove("a hand is already being played")
+    _deal(work, action)
+
+
+def _pick_action(work: _Turn, action: Any) -> None:
+    _require_turn(work.state, action.seat)
+    _pick(work, action.seat, "closed" if isinstance(action, PickClosed) else "open", auto=False)
+
+
+def _discard_action(work: _Turn, action: Any) -> None:
+    _require_turn(work.state, action.seat)
+    _discard(work, action.seat, parse_card(action.card), auto=False)
+
+
+def _set_connected(work: _Turn, action: Any) -> None:
+    player = work.state.player(action.seat)
+    if player.left:
+        raise InvalidMove("that player has left")
+    if player.connected != action.connected:
+        work.update_player(action.seat, connected=action.connected)
+        work.events.append(ConnectionChanged(action.seat, action.connected))
+        if not action.connected and work.settings.disconnect_policy == "drop":
+            _remove_from_hand(work, action.seat, "disconnect")
+
+
+_HANDLERS: dict[type, Callable[[_Turn, Any], None]] = {
+    StartDeal: _start_deal,
+    PickClosed: _pick_action,
+    PickOpen: _pick_action,
+    LayDown: _lay_down,
+    LayOff: _lay_off,
+    Discard: _discard_action,
+    Timeout: lambda work, action: _timeout(work),
+    Leave: lambda work, action: _leave(work, action.seat),
+    SetConnected: _set_connected,
+}
 
 
 # --------------------------------------------------------------------------------------------

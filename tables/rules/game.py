@@ -20,25 +20,23 @@ See docs/game-engine.md for the whole contract.
 
 from __future__ import annotations
 
-import dataclasses
-import types
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import (
-    Any,
-    ClassVar,
-    NamedTuple,
-    Union,
-    cast,
-    get_args,
-    get_origin,
-    get_type_hints,
-)
+from typing import Any, ClassVar, cast, get_args
 
 from . import scoring
 from .cards import RANK_CODES, SUITS, Card, CardLike, parse_card
 from .errors import InvalidMove, InvalidShoe, RulesError
+from .machine import (
+    ActionRecord,
+    EventRecord,
+    Registry,
+    Transition,
+    decode_fields,
+    encode_fields,
+    handler_for,
+)
 from .melds import check_declaration, count_points, is_joker, wild_rank
 from .settings import THIRTEEN_CARD_VARIANTS, GameSettings
 from .shoe import HAND_SIZE, Shoe, check_shoe, deal, reshuffle
@@ -138,15 +136,7 @@ def _norm_groups(value: object) -> Groups:
 
 
 @dataclass(frozen=True)
-class _Action:
-    type: ClassVar[str] = ""
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, **_encode_fields(self)}
-
-
-@dataclass(frozen=True)
-class StartDeal(_Action):
+class StartDeal(ActionRecord):
     """Server: deal the next deal from ``shoe`` (stored by the server before it is applied)."""
 
     type: ClassVar[str] = "start_deal"
@@ -154,19 +144,19 @@ class StartDeal(_Action):
 
 
 @dataclass(frozen=True)
-class PickClosed(_Action):
+class PickClosed(ActionRecord):
     type: ClassVar[str] = "pick_closed"
     seat: int
 
 
 @dataclass(frozen=True)
-class PickOpen(_Action):
+class PickOpen(ActionRecord):
     type: ClassVar[str] = "pick_open"
     seat: int
 
 
 @dataclass(frozen=True)
-class Discard(_Action):
+class Discard(ActionRecord):
     type: ClassVar[str] = "discard"
     seat: int
     card: Card
@@ -176,7 +166,7 @@ class Discard(_Action):
 
 
 @dataclass(frozen=True)
-class Declare(_Action):
+class Declare(ActionRecord):
     """Show: ``finish_card`` goes to the finish slot, ``groups`` hold the other 13 cards."""
 
     type: ClassVar[str] = "declare"
@@ -190,20 +180,20 @@ class Declare(_Action):
 
 
 @dataclass(frozen=True)
-class Drop(_Action):
+class Drop(ActionRecord):
     type: ClassVar[str] = "drop"
     seat: int
 
 
 @dataclass(frozen=True)
-class SetAutoDrop(_Action):
+class SetAutoDrop(ActionRecord):
     type: ClassVar[str] = "set_auto_drop"
     seat: int
     on: bool
 
 
 @dataclass(frozen=True)
-class Arrange(_Action):
+class Arrange(ActionRecord):
     """Keep ``groups`` (all of the player's cards) as the player's arrangement."""
 
     type: ClassVar[str] = "arrange"
@@ -215,7 +205,7 @@ class Arrange(_Action):
 
 
 @dataclass(frozen=True)
-class SubmitMeld(_Action):
+class SubmitMeld(ActionRecord):
     """In the meld window: the final arrangement, counted as it stands."""
 
     type: ClassVar[str] = "submit_meld"
@@ -227,38 +217,38 @@ class SubmitMeld(_Action):
 
 
 @dataclass(frozen=True)
-class Rejoin(_Action):
+class Rejoin(ActionRecord):
     type: ClassVar[str] = "rejoin"
     seat: int
 
 
 @dataclass(frozen=True)
-class SplitAccept(_Action):
+class SplitAccept(ActionRecord):
     type: ClassVar[str] = "split_accept"
     seat: int
 
 
 @dataclass(frozen=True)
-class SplitDecline(_Action):
+class SplitDecline(ActionRecord):
     type: ClassVar[str] = "split_decline"
     seat: int
 
 
 @dataclass(frozen=True)
-class Leave(_Action):
+class Leave(ActionRecord):
     type: ClassVar[str] = "leave"
     seat: int
 
 
 @dataclass(frozen=True)
-class SetConnected(_Action):
+class SetConnected(ActionRecord):
     type: ClassVar[str] = "set_connected"
     seat: int
     connected: bool
 
 
 @dataclass(frozen=True)
-class Timeout(_Action):
+class Timeout(ActionRecord):
     """Server: the current timer ran out (only valid when ``now >= state.deadline``)."""
 
     type: ClassVar[str] = "timeout"
@@ -282,57 +272,39 @@ Action = (
     | Timeout
 )
 
-_ACTION_CLASSES: tuple[type[_Action], ...] = (
-    StartDeal,
-    PickClosed,
-    PickOpen,
-    Discard,
-    Declare,
-    Drop,
-    SetAutoDrop,
-    Arrange,
-    SubmitMeld,
-    Rejoin,
-    SplitAccept,
-    SplitDecline,
-    Leave,
-    SetConnected,
-    Timeout,
+ACTIONS: Registry[ActionRecord] = Registry(
+    (
+        StartDeal,
+        PickClosed,
+        PickOpen,
+        Discard,
+        Declare,
+        Drop,
+        SetAutoDrop,
+        Arrange,
+        SubmitMeld,
+        Rejoin,
+        SplitAccept,
+        SplitDecline,
+        Leave,
+        SetConnected,
+        Timeout,
+    )
 )
-ACTION_TYPES: dict[str, type[_Action]] = {cls.type: cls for cls in _ACTION_CLASSES}
+ACTION_TYPES: dict[str, type[ActionRecord]] = ACTIONS.classes
 
 
 def action_from_json(data: Mapping[str, Any]) -> Action:
     """Rebuild an action from ``action.to_json()`` (or a form's values: card codes accepted).
     Raises ``InvalidMove`` (or ``InvalidCard``) for anything malformed."""
-    if not isinstance(data, Mapping):
-        raise InvalidMove("an action must be an object")
-    kind = data.get("type")
-    cls = ACTION_TYPES.get(kind) if isinstance(kind, str) else None
-    if cls is None:
-        raise InvalidMove(f"unknown action {kind!r}")
-    values = {k: v for k, v in data.items() if k != "type"}
-    try:
-        return cast(Action, _decode(cls, values))
-    except (KeyError, TypeError, ValueError) as exc:
-        if isinstance(exc, RulesError):
-            raise
-        raise InvalidMove(f"malformed {kind} action: {exc}") from exc
+    return cast(Action, ACTIONS.from_json(data))
 
 
 # =============================================================================== events
 
 
 @dataclass(frozen=True)
-class _Event:
-    type: ClassVar[str] = ""
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, **_encode_fields(self)}
-
-
-@dataclass(frozen=True)
-class DealStarted(_Event):
+class DealStarted(EventRecord):
     type: ClassVar[str] = "deal_started"
     number: int
     seats: tuple[int, ...]
@@ -343,21 +315,21 @@ class DealStarted(_Event):
 
 
 @dataclass(frozen=True)
-class TurnStarted(_Event):
+class TurnStarted(EventRecord):
     type: ClassVar[str] = "turn_started"
     seat: int
     deadline: float
 
 
 @dataclass(frozen=True)
-class ExtraTimeStarted(_Event):
+class ExtraTimeStarted(EventRecord):
     type: ClassVar[str] = "extra_time_started"
     seat: int
     deadline: float
 
 
 @dataclass(frozen=True)
-class CardPicked(_Event):
+class CardPicked(EventRecord):
     """``card`` is private to the picker when ``source`` is "closed"."""
 
     type: ClassVar[str] = "card_picked"
@@ -368,7 +340,7 @@ class CardPicked(_Event):
 
 
 @dataclass(frozen=True)
-class CardDiscarded(_Event):
+class CardDiscarded(EventRecord):
     type: ClassVar[str] = "card_discarded"
     seat: int
     card: Card
@@ -376,21 +348,21 @@ class CardDiscarded(_Event):
 
 
 @dataclass(frozen=True)
-class TurnMissed(_Event):
+class TurnMissed(EventRecord):
     type: ClassVar[str] = "turn_missed"
     seat: int
     missed: int
 
 
 @dataclass(frozen=True)
-class DeckReshuffled(_Event):
+class DeckReshuffled(EventRecord):
     type: ClassVar[str] = "deck_reshuffled"
     number: int
     closed_count: int
 
 
 @dataclass(frozen=True)
-class Declared(_Event):
+class Declared(EventRecord):
     type: ClassVar[str] = "declared"
     seat: int
     valid: bool
@@ -399,26 +371,26 @@ class Declared(_Event):
 
 
 @dataclass(frozen=True)
-class MeldSubmitted(_Event):
+class MeldSubmitted(EventRecord):
     type: ClassVar[str] = "meld_submitted"
     seat: int
 
 
 @dataclass(frozen=True)
-class Arranged(_Event):
+class Arranged(EventRecord):
     type: ClassVar[str] = "arranged"
     seat: int
 
 
 @dataclass(frozen=True)
-class AutoDropSet(_Event):
+class AutoDropSet(EventRecord):
     type: ClassVar[str] = "auto_drop_set"
     seat: int
     on: bool
 
 
 @dataclass(frozen=True)
-class Dropped(_Event):
+class Dropped(EventRecord):
     """Out of the deal: ``reason`` is "drop", "auto_drop", "disconnect", "missed_turns" or
     "leave"; ``score`` is what the player adds for the deal."""
 
@@ -429,7 +401,7 @@ class Dropped(_Event):
 
 
 @dataclass(frozen=True)
-class DealEnded(_Event):
+class DealEnded(EventRecord):
     """``reason``: "show", "last_player" or "exhausted". ``totals``: pool totals after the deal;
     ``chips``: deals chips after the deal (empty for the other variants)."""
 
@@ -443,14 +415,14 @@ class DealEnded(_Event):
 
 
 @dataclass(frozen=True)
-class Eliminated(_Event):
+class Eliminated(EventRecord):
     type: ClassVar[str] = "eliminated"
     seat: int
     total: int
 
 
 @dataclass(frozen=True)
-class RejoinOffered(_Event):
+class RejoinOffered(EventRecord):
     type: ClassVar[str] = "rejoin_offered"
     seats: tuple[int, ...]
     total: int
@@ -459,7 +431,7 @@ class RejoinOffered(_Event):
 
 
 @dataclass(frozen=True)
-class Rejoined(_Event):
+class Rejoined(EventRecord):
     """Money: ``seat`` pays ``amount`` (the entry fee) into the pot again."""
 
     type: ClassVar[str] = "rejoined"
@@ -469,7 +441,7 @@ class Rejoined(_Event):
 
 
 @dataclass(frozen=True)
-class SplitOffered(_Event):
+class SplitOffered(EventRecord):
     type: ClassVar[str] = "split_offered"
     seats: tuple[int, ...]
     amounts: Mapping[int, int]
@@ -477,13 +449,13 @@ class SplitOffered(_Event):
 
 
 @dataclass(frozen=True)
-class SplitAccepted(_Event):
+class SplitAccepted(EventRecord):
     type: ClassVar[str] = "split_accepted"
     seat: int
 
 
 @dataclass(frozen=True)
-class SplitDeclined(_Event):
+class SplitDeclined(EventRecord):
     """A manual split offer withdrawn: ``seat`` declined (or left), or ``None`` when it expired."""
 
     type: ClassVar[str] = "split_declined"
@@ -491,19 +463,19 @@ class SplitDeclined(_Event):
 
 
 @dataclass(frozen=True)
-class TieBreaker(_Event):
+class TieBreaker(EventRecord):
     type: ClassVar[str] = "tie_breaker"
     seats: tuple[int, ...]
 
 
 @dataclass(frozen=True)
-class BreakStarted(_Event):
+class BreakStarted(EventRecord):
     type: ClassVar[str] = "break_started"
     deadline: float
 
 
 @dataclass(frozen=True)
-class DealDue(_Event):
+class DealDue(EventRecord):
     """The server should now store a new shoe and apply ``StartDeal``."""
 
     type: ClassVar[str] = "deal_due"
@@ -511,20 +483,20 @@ class DealDue(_Event):
 
 
 @dataclass(frozen=True)
-class PlayerLeft(_Event):
+class PlayerLeft(EventRecord):
     type: ClassVar[str] = "player_left"
     seat: int
 
 
 @dataclass(frozen=True)
-class ConnectionChanged(_Event):
+class ConnectionChanged(EventRecord):
     type: ClassVar[str] = "connection_changed"
     seat: int
     connected: bool
 
 
 @dataclass(frozen=True)
-class PointsSettled(_Event):
+class PointsSettled(EventRecord):
     """Money (points games): per-seat nets in minor units (the winner's after the fee); they sum
     to ``-fee``."""
 
@@ -534,7 +506,7 @@ class PointsSettled(_Event):
 
 
 @dataclass(frozen=True)
-class GameEnded(_Event):
+class GameEnded(EventRecord):
     """Money (pool and deals): the pot pays ``payouts`` and ``fee``, which add up to ``gross``.
     Points games settle through ``PointsSettled``: their ``GameEnded`` has no payouts and fee 0.
     ``reason``: "winner", "auto_split", "manual_split", "points" or "no_deal" (a points game
@@ -576,7 +548,8 @@ Event = (
     | PointsSettled
     | GameEnded
 )
-EVENT_TYPES: tuple[str, ...] = tuple(cls.type for cls in get_args(Event))
+EVENTS: Registry[EventRecord] = Registry(get_args(Event), kind="event")
+EVENT_TYPES: tuple[str, ...] = EVENTS.names
 
 
 # =============================================================================== state
@@ -712,12 +685,12 @@ class GameState:
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict; ``GameState.from_json`` rebuilds an equal state."""
-        return cast(dict[str, Any], _encode(self))
+        return encode_fields(self)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> GameState:
         try:
-            return cast(GameState, _decode(cls, data))
+            return cast(GameState, decode_fields(cls, data))
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, RulesError):
                 raise
@@ -737,103 +710,6 @@ class GameState:
     @property
     def ended(self) -> bool:
         return self.phase == "ended"
-
-
-class Transition(NamedTuple):
-    """The result of ``game_apply``: the new state and what happened, in order."""
-
-    state: GameState
-    events: tuple[Event, ...]
-
-
-# =============================================================================== JSON codec
-
-_HINTS: dict[type, dict[str, Any]] = {}
-
-
-def _hints(cls: type) -> dict[str, Any]:
-    if cls not in _HINTS:
-        _HINTS[cls] = get_type_hints(cls)
-    return _HINTS[cls]
-
-
-def _encode(value: object) -> Any:
-    if isinstance(value, Card):
-        return value.code
-    if isinstance(value, (GameSettings, Shoe)):
-        return value.to_json()
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return _encode_fields(value)
-    if isinstance(value, (tuple, list)):
-        return [_encode(item) for item in value]
-    if isinstance(value, Mapping):
-        return {str(key): _encode(item) for key, item in value.items()}
-    return value
-
-
-def _encode_fields(value: object) -> dict[str, Any]:
-    return {f.name: _encode(getattr(value, f.name)) for f in dataclasses.fields(cast(Any, value))}
-
-
-def _decode(tp: Any, data: Any) -> Any:
-    if tp is Card:
-        return parse_card(data)
-    if tp is GameSettings:
-        return GameSettings.from_json(data)
-    if tp is Shoe:
-        return Shoe.from_json(data)
-    if tp is bool:
-        if not isinstance(data, bool):
-            raise TypeError(f"expected true/false, got {data!r}")
-        return data
-    if tp is int:
-        if not isinstance(data, int) or isinstance(data, bool):
-            raise TypeError(f"expected an integer, got {data!r}")
-        return data
-    if tp is float:
-        if not isinstance(data, (int, float)) or isinstance(data, bool):
-            raise TypeError(f"expected a number, got {data!r}")
-        return float(data)
-    if tp is str:
-        if not isinstance(data, str):
-            raise TypeError(f"expected a string, got {data!r}")
-        return data
-    origin = get_origin(tp)
-    args = get_args(tp)
-    if origin in (Union, types.UnionType):
-        if data is None and type(None) in args:
-            return None
-        options = [arg for arg in args if arg is not type(None)]
-        return _decode(options[0], data)
-    if origin is tuple:
-        if not isinstance(data, (list, tuple)):
-            raise TypeError(f"expected a list, got {data!r}")
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_decode(args[0], item) for item in data)
-        return tuple(_decode(arg, item) for arg, item in zip(args, data, strict=True))
-    if origin in (Mapping, dict) or tp is Mapping:
-        key_tp, value_tp = args
-        return {_decode(key_tp, _key(key_tp, k)): _decode(value_tp, v) for k, v in data.items()}
-    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
-        if not isinstance(data, Mapping):
-            raise TypeError(f"expected an object for {tp.__name__}")
-        hints = _hints(tp)
-        values = {}
-        for f in dataclasses.fields(tp):
-            if not f.init:
-                continue
-            if f.name in data:
-                values[f.name] = _decode(hints[f.name], data[f.name])
-            elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-                raise KeyError(f.name)
-        return tp(**values)
-    raise TypeError(f"cannot decode {tp!r}")
-
-
-def _key(tp: Any, key: Any) -> Any:
-    if tp is int and isinstance(key, str):
-        return int(key)
-    return key
 
 
 # =============================================================================== helpers
@@ -990,15 +866,13 @@ def game_new(*, settings: GameSettings, seats: Sequence[int], now: float, toss: 
     )
 
 
-def game_apply(state: GameState, action: Action, *, now: float) -> Transition:
+def game_apply(state: GameState, action: Action, *, now: float) -> Transition[GameState, Event]:
     """Apply ``action`` at time ``now``. Raises ``InvalidMove`` (state unchanged) if illegal."""
     now = float(now)
     log = _Log()
     if state.phase == "ended" and not isinstance(action, SetConnected):
         raise InvalidMove("the game is over")
-    handler = _HANDLERS.get(type(action))
-    if handler is None:
-        raise InvalidMove(f"unknown action {action!r}")
+    handler = handler_for(_HANDLERS, action)
     new_state = handler(state, action, now, log)
     return Transition(new_state, tuple(log.events))
 
