@@ -3,27 +3,44 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 from decimal import Decimal, InvalidOperation
 
 from django import forms
 
-from .currencies import CURRENCY_INFO
+from .currencies import CURRENCY_INFO, format_amount
+
+# Plain decimal numbers in ASCII digits: no exponent, no infinity, no other scripts' digits.
+_AMOUNT = re.compile(r"[+-]?[0-9]{1,15}(\.[0-9]{1,6})?", re.ASCII)
+# The largest amount a staff form accepts, in minor units (far above any real adjustment, far
+# below what the database's bigint holds).
+MAX_FORM_AMOUNT = 10**12
 
 
 def to_minor_units(value: str, currency: str) -> int:
-    """``"12.50"`` cash -> 1250; refuses more decimals than the currency has."""
+    """``"12.50"`` cash -> 1250; refuses more decimals than the currency has, anything that is
+    not a plain number in the digits 0-9 (``1e999999``, ``NaN``, ``١٢``) and huge amounts."""
     info = CURRENCY_INFO[currency]
-    try:
-        number = Decimal(value.strip().replace(",", ""))
-    except (InvalidOperation, AttributeError) as error:
-        raise forms.ValidationError("Enter a number, e.g. 12.50 or -5.") from error
-    if not number.is_finite():
+    if not isinstance(value, str):
         raise forms.ValidationError("Enter a number, e.g. 12.50 or -5.")
-    scaled = number * (10**info.decimals)
+    text = value.strip().replace(",", "")
+    if not _AMOUNT.fullmatch(text):
+        raise forms.ValidationError(
+            "Enter a number with the digits 0-9 and at most one decimal point, e.g. 12.50 or -5."
+        )
+    try:
+        number = Decimal(text)
+    except InvalidOperation as error:  # pragma: no cover - the pattern admits only numbers
+        raise forms.ValidationError("Enter a number, e.g. 12.50 or -5.") from error
+    scaled = number.scaleb(info.decimals)
     if scaled != scaled.to_integral_value():
         raise forms.ValidationError(
             f"{info.label} amounts have at most {info.decimals} decimal places."
+        )
+    if abs(scaled) > MAX_FORM_AMOUNT:
+        raise forms.ValidationError(
+            f"That amount is too large (at most {format_amount(MAX_FORM_AMOUNT, currency)})."
         )
     return int(scaled)
 

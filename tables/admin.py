@@ -17,6 +17,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.db import models
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template import Context, Engine
@@ -25,6 +26,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from . import selectors, services
+from .inputs import AsciiFloatField, AsciiIntegerField, LimitedJSONField
 from .models import (
     LIVE_GAME_STATUSES,
     BotProfile,
@@ -52,6 +54,13 @@ def _pretty(data: Any) -> SafeString:
 
 @admin.register(TableTemplate)
 class TableTemplateAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    # Money and counts only in the digits 0-9; the rule options' JSON with a size and depth limit.
+    formfield_overrides = {
+        models.IntegerField: {"form_class": AsciiIntegerField},
+        models.BigIntegerField: {"form_class": AsciiIntegerField},
+        models.FloatField: {"form_class": AsciiFloatField},
+        models.JSONField: {"form_class": LimitedJSONField},
+    }
     list_display = (
         "name",
         "variant",

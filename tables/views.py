@@ -5,7 +5,6 @@ the engine's per-seat view, so no hidden card ever reaches a browser."""
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Any
 
@@ -15,7 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from . import presenters, selectors, services
+from . import inputs, presenters, selectors, services
 from .models import LIVE_GAME_STATUSES, Game, Seat, Table
 from .rules.errors import RulesError
 
@@ -116,11 +115,15 @@ class BadForm(ValueError):
     """A forged or malformed action form."""
 
 
+# No field of an action form is longer than this (the longest, a show's groups, is ~100).
+MAX_FIELD_CHARS = 2000
+
+
 def _parse_groups(raw: str) -> list[list[str]]:
     try:
-        groups = json.loads(raw)
-    except (TypeError, ValueError) as exc:
-        raise BadForm("The card groups could not be read.") from exc
+        groups = inputs.parse_json(raw, what="card groups", max_chars=MAX_FIELD_CHARS, max_depth=2)
+    except inputs.InputRefused as exc:
+        raise BadForm(str(exc)) from exc
     if not isinstance(groups, list) or not all(
         isinstance(g, list) and all(isinstance(c, str) for c in g) for g in groups
     ):
@@ -128,10 +131,17 @@ def _parse_groups(raw: str) -> list[list[str]]:
     return [g for g in groups if g]
 
 
+def _check_lengths(post: Any) -> None:
+    """Refuse an overlong field before anything reads it (a player's form is short)."""
+    for key, values in post.lists():
+        if len(key) > 64 or any(len(value) > MAX_FIELD_CHARS for value in values):
+            raise BadForm("A field of this action is too long.")
+
+
 def _action_payload(action: str, post: Any) -> dict[str, Any]:
     keys = services.PLAYER_ACTIONS.get(action)
     if keys is None:
-        raise BadForm(f"Unknown action {action!r}.")
+        raise BadForm(f"Unknown action {action[:40]!r}.")
     payload: dict[str, Any] = {}
     for key in keys:
         raw = post.get(key)
@@ -145,12 +155,14 @@ def _action_payload(action: str, post: Any) -> dict[str, Any]:
             if raw not in ("true", "false"):
                 raise BadForm("Auto drop must be on or off.")
             payload[key] = raw == "true"
+        elif key in ("card", "finish_card") and len(raw) > 8:
+            raise BadForm("That is not a card.")
         elif key == "cards":
             payload[key] = raw.split()
         elif key == "meld_id":
             try:
-                payload[key] = int(raw)
-            except ValueError as exc:
+                payload[key] = inputs.whole_number(raw, what="meld")
+            except inputs.InputRefused as exc:
                 raise BadForm("Unknown meld.") from exc
         else:
             payload[key] = raw
@@ -193,9 +205,10 @@ def table_act(request: HttpRequest, table_id: int) -> HttpResponse:
         game = _live_game(table)
         if game is None:
             raise BadForm("No game is being played at this table.")
+        _check_lengths(request.POST)
         try:
-            version = int(request.POST.get("version", ""))
-        except ValueError as exc:
+            version = inputs.whole_number(request.POST.get("version", ""), what="game version")
+        except inputs.InputRefused as exc:
             raise BadForm("Missing or malformed game version.") from exc
         action = request.POST.get("action", "")
         if action == "sort":

@@ -1,0 +1,128 @@
+"""Reading untrusted input safely: JSON with a size and nesting limit, whole numbers in ASCII
+digits only. A refusal is a ``ValueError`` (or a form error) with a message a player can read,
+never a crash: a deeply nested JSON would otherwise exhaust Python's recursion limit."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from django import forms
+from django.forms.fields import InvalidJSONInput
+
+MAX_JSON_CHARS = 4000
+MAX_JSON_DEPTH = 4
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,18}", re.ASCII)
+
+
+class InputRefused(ValueError):
+    """Input that is malformed, too long or too deep; the message says which, in words."""
+
+
+def json_depth(raw: str) -> int:
+    """The deepest nesting of arrays/objects in ``raw``, without parsing it (strings skipped)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def parse_json(
+    raw: str, *, what: str, max_chars: int = MAX_JSON_CHARS, max_depth: int = MAX_JSON_DEPTH
+) -> Any:
+    """``raw`` parsed, or ``InputRefused`` if it is too long, nested too deep or not JSON."""
+    if len(raw) > max_chars:
+        raise InputRefused(f"The {what} are too long (at most {max_chars} characters).")
+    if json_depth(raw) > max_depth:
+        raise InputRefused(f"The {what} are nested too deeply.")
+    try:
+        return json.loads(raw, parse_constant=_refuse_constant)
+    except (ValueError, RecursionError) as exc:
+        raise InputRefused(f"The {what} could not be read.") from exc
+
+
+def _refuse_constant(name: str) -> Any:
+    """JSON's non-standard NaN and Infinity are not numbers anything here can use."""
+    raise ValueError(f"{name} is not allowed")
+
+
+def whole_number(raw: str, *, what: str) -> int:
+    """A whole number written with ASCII digits (at most 18), or ``InputRefused``."""
+    text = raw.strip()
+    if not _WHOLE_NUMBER.fullmatch(text):
+        raise InputRefused(f"The {what} must be a whole number written with the digits 0-9.")
+    return int(text)
+
+
+class AsciiIntegerField(forms.IntegerField):
+    """An integer form field that accepts only the digits 0-9 (Python's ``int`` would also read
+    Arabic-Indic or full-width digits) and at most 18 of them."""
+
+    def to_python(self, value: Any) -> int | None:
+        if value in self.empty_values:
+            return None
+        try:
+            return whole_number(str(value), what="value")
+        except InputRefused as exc:
+            raise forms.ValidationError(str(exc), code="invalid") from exc
+
+
+_PLAIN_DECIMAL = re.compile(r"[+-]?[0-9]{1,12}(\.[0-9]{1,6})?", re.ASCII)
+
+
+class AsciiFloatField(forms.FloatField):
+    """A number form field (seconds, ...) that accepts only plain decimals in the digits 0-9:
+    no exponent, no infinity, no other scripts' digits."""
+
+    def to_python(self, value: Any) -> float | None:
+        if value in self.empty_values:
+            return None
+        if not _PLAIN_DECIMAL.fullmatch(str(value).strip()):
+            raise forms.ValidationError(
+                "Enter a plain number written with the digits 0-9, e.g. 30 or 2.5.", code="invalid"
+            )
+        return super().to_python(value)
+
+
+class LimitedJSONField(forms.JSONField):
+    """A JSON object form field with a size and nesting limit (Django's would crash on deep
+    nesting) that refuses anything but an object and the non-standard NaN/Infinity."""
+
+    def to_python(self, value: Any) -> Any:
+        if isinstance(value, str) and value not in self.empty_values:
+            try:
+                parsed = parse_json(value, what="settings", max_chars=20_000, max_depth=8)
+            except InputRefused as exc:
+                raise forms.ValidationError(str(exc), code="invalid") from exc
+            if not isinstance(parsed, dict):
+                raise forms.ValidationError(
+                    'The settings must be a JSON object, e.g. {} or {"key": 1}.', code="invalid"
+                )
+            return parsed
+        return super().to_python(value)
+
+    def bound_data(self, data: Any, initial: Any) -> Any:
+        """What an invalid form shows again: the text as typed, not parsed."""
+        if self.disabled:
+            return initial
+        if isinstance(data, str):
+            try:
+                parse_json(data, what="settings", max_chars=20_000, max_depth=8)
+            except InputRefused:
+                return InvalidJSONInput(data)
+        return super().bound_data(data, initial)
