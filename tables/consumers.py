@@ -2,7 +2,9 @@
 
 A push carries just the new state version; the page re-fetches its own per-viewer view over
 HTTP (see static/js/table.js). Connecting and disconnecting a seated player's socket is
-reported to ``services.seat_set_connected`` (the disconnection policy of RULES.md §4.8)."""
+reported to ``services.seat_set_connected`` (the disconnection policy of RULES.md §4.8).
+A table socket needs a logged-in user (anonymous handshakes are refused with 4401); a spectator
+gets the same version-only pushes, never cards."""
 
 from __future__ import annotations
 
@@ -23,6 +25,12 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            # Only logged-in people (players and spectators) follow a table; the handshake is
+            # refused before anything about the table is sent.
+            await self.close(code=4401)
+            return
         if not await self._table_exists():
             await self.close(code=4404)
             return

@@ -48,9 +48,15 @@ def two(seated: Any, toss: Any) -> Any:
     return t
 
 
-def test_a_socket_gets_the_current_version_then_every_new_one(two):
+@pytest.fixture
+def spectator_headers(user_factory: Any) -> list[tuple[bytes, bytes]]:
+    """The cookie of a logged-in user who does not sit at the table."""
+    return _cookie_for(user_factory())
+
+
+def test_a_socket_gets_the_current_version_then_every_new_one(two, spectator_headers):
     async def scenario() -> tuple[int, int]:
-        ws = WebsocketCommunicator(APP, f"/ws/tables/{two.table.pk}/")
+        ws = WebsocketCommunicator(APP, f"/ws/tables/{two.table.pk}/", headers=spectator_headers)
         connected, _ = await ws.connect()
         assert connected
         first = _version(await ws.receive_from(timeout=5))
@@ -67,9 +73,9 @@ def test_a_socket_gets_the_current_version_then_every_new_one(two):
     assert pushed == game.version
 
 
-def test_a_push_carries_no_cards(two):
+def test_a_push_carries_no_cards(two, spectator_headers):
     async def scenario() -> str:
-        ws = WebsocketCommunicator(APP, f"/ws/tables/{two.table.pk}/")
+        ws = WebsocketCommunicator(APP, f"/ws/tables/{two.table.pk}/", headers=spectator_headers)
         await ws.connect()
         await ws.receive_from(timeout=5)
         from channels.db import database_sync_to_async
@@ -138,14 +144,32 @@ def test_closing_one_of_two_tabs_keeps_the_player_connected(two):
     assert after_both is False
 
 
-def test_an_unknown_table_is_refused(db):
+def test_an_unknown_table_is_refused(db, spectator_headers):
     async def scenario() -> tuple[bool, Any]:
-        ws = WebsocketCommunicator(APP, "/ws/tables/999999/")
+        ws = WebsocketCommunicator(APP, "/ws/tables/999999/", headers=spectator_headers)
         return await ws.connect()
 
     connected, code = async_to_sync(scenario)()
     assert connected is False
     assert code == 4404
+
+
+def test_an_anonymous_socket_to_a_table_is_refused_and_hears_nothing(two):
+    from channels.db import database_sync_to_async
+
+    async def scenario() -> tuple[bool, Any, bool]:
+        ws = WebsocketCommunicator(APP, f"/ws/tables/{two.table.pk}/")
+        connected, code = await ws.connect()
+        await database_sync_to_async(two.act)(1, "pick_closed")
+        silent = await ws.receive_nothing(timeout=0.5)
+        return connected, code, silent
+
+    connected, code, silent = async_to_sync(scenario)()
+    assert connected is False
+    assert code == 4401
+    assert silent is True
+    # Nobody was marked connected by the refused socket.
+    assert all(p["connected"] for p in two.view()["players"])
 
 
 def test_the_lobby_socket_hears_about_seat_changes(table_factory, players):
