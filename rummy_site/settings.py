@@ -97,6 +97,7 @@ INSTALLED_APPS = [
     "accounts",
     "ledger",
     "tables",
+    "rummy_site",  # the project: demo seeding above the apps (manage.py seed_demo)
 ]
 
 MIDDLEWARE = [

@@ -1,11 +1,16 @@
-"""The demo data set (``manage.py seed_demo``)."""
+"""The demo data set (``manage.py seed_demo``): users from ``accounts``, money from ``ledger``,
+tables from ``tables``. It lives in the project package, above the apps it seeds, so none of
+them imports another for it."""
 
 from __future__ import annotations
 
 from django.db import transaction
 
-from .models import User
-from .services import role_groups_ensure, user_add_to_support
+from accounts.models import User
+from accounts.services import role_groups_ensure, user_add_to_support
+from ledger.services import wallet_deposit
+from tables.models import TableTemplate
+from tables.services import table_create
 
 DEMO_PASSWORD = "play-rummy-2026"
 DEMO_PLAYERS = (("asha", "Asha"), ("bilal", "Bilal"), ("chen", "Chen"))
@@ -143,10 +148,6 @@ DEMO_TEMPLATES: tuple[tuple[str, dict[str, object]], ...] = (
 
 
 def _demo_money_and_tables(players: list[User]) -> list[str]:
-    from ledger.services import wallet_deposit
-    from tables.models import TableTemplate
-    from tables.services import table_create
-
     lines = []
     for player in players:
         wallet_deposit(

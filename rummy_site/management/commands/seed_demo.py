@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from accounts import demo
+from rummy_site import demo
 
 
 class Command(BaseCommand):
