@@ -18,7 +18,7 @@ Hand evaluation (``evaluate.py``)
     ``.can_declare``) and ``best_discard(hand, cut_joker, *, settings=None) -> DiscardChoice``
     (``.card``, ``.evaluation`` of the cards kept).
 
-Games (``settings.py``, ``shoe.py``, ``scoring.py``, ``game.py``, ``classic.py``, ``variants.py``)
+Games (``settings``, ``shoe``, ``scoring``, ``machine``, ``game``, ``classic``, ``variants``)
     ``GameSettings`` (every setting of the rule book, ``GameSettings.for_variant(variant)``),
     ``ClassicSettings``, the shoe (``new_shoe``, ``deal``), the scoring functions, and the two
     state machines behind one abstraction: ``engine_for(variant)`` returns the engine with

@@ -1,8 +1,8 @@
 """The one variant abstraction: ``engine_for(variant)`` returns the engine that plays it.
 
 An engine is a set of module-level functions with the state-machine shape of
-docs/architecture.md ("The game state machine contract"): ``game.py`` plays the four 13-card
-variants (pool101, pool201, deals, points); ``classic.py`` plays classic 10-card rummy.
+docs/architecture.md ("The game state machine contract"): ``game`` plays the four 13-card
+variants (pool101, pool201, deals, points); ``classic`` plays classic 10-card rummy.
 
 The server codes against ``GameEngine`` only::
 
