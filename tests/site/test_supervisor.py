@@ -1,0 +1,153 @@
+"""The processes of scripts/start run under honcho (Procfile), each kept alive by
+scripts/keep-running: a worker that dies is started again and daphne keeps serving."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.live_server import free_port, server_env
+
+ROOT = Path(__file__).resolve().parents[2]
+KEEP_RUNNING = ROOT / "scripts" / "keep-running"
+
+
+def _wait_for(predicate, timeout: float, what: str):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def _descendants(root: int) -> dict[int, str]:
+    """pid -> command line of every process below ``root``."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found: dict[int, str] = {}
+    frontier = [root]
+    while frontier:
+        pid = frontier.pop()
+        for child, parent in parents.items():
+            if parent == pid and child not in found:
+                try:
+                    cmdline = Path(f"/proc/{child}/cmdline").read_bytes().replace(b"\0", b" ")
+                except OSError:
+                    continue
+                found[child] = cmdline.decode(errors="replace")
+                frontier.append(child)
+    return found
+
+
+def test_keep_running_restarts_a_dead_command_and_stops_on_term(tmp_path):
+    pids = tmp_path / "pids"
+    loop = subprocess.Popen(
+        [str(KEEP_RUNNING), "sh", "-c", f"echo $$ >> {pids}; exec sleep 60"],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        first = int(_wait_for(lambda: pids.exists() and pids.read_text().split(), 10, "start")[0])
+        os.kill(first, signal.SIGKILL)
+        lines = _wait_for(
+            lambda: len(pids.read_text().split()) >= 2 and pids.read_text().split(), 10, "restart"
+        )
+        second = int(lines[1])
+        assert second != first
+        loop.send_signal(signal.SIGTERM)
+        assert loop.wait(timeout=10) == 0
+        with pytest.raises(ProcessLookupError):
+            os.kill(second, 0)
+        assert "starting it again" in loop.stderr.read()
+    finally:
+        if loop.poll() is None:
+            loop.kill()
+
+
+def test_keep_running_gives_up_on_a_command_that_keeps_failing():
+    result = subprocess.run(
+        [str(KEEP_RUNNING), "false"],
+        env={**os.environ, "KEEP_RUNNING_MAX_FAST_FAILURES": "2"},
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert "giving up" in result.stderr
+
+
+def _healthy(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.status == 200
+    except OSError:
+        return False
+
+
+def _worker_pids(honcho: int) -> set[int]:
+    """The Celery worker main processes: a celery started by keep-running (not its pool)."""
+    procs = _descendants(honcho)
+    workers = set()
+    for pid, cmd in procs.items():
+        try:
+            parent = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        except OSError:
+            continue
+        if (
+            "celery" in cmd
+            and " worker" in cmd
+            and "keep-running" not in cmd
+            and "keep-running" in procs.get(parent, "")
+        ):
+            workers.add(pid)
+    return workers
+
+
+@pytest.mark.redis
+def test_killing_the_worker_leaves_daphne_up_and_the_worker_comes_back(transactional_db):
+    port = free_port()
+    env = server_env(TIMERS_BACKEND="celery")
+    env.pop("PORT", None)
+    log = open(ROOT / "test-results-honcho.log", "a")  # noqa: SIM115
+    command = [sys.executable, "-m", "honcho", "-f", "Procfile", "start", "-p", str(port)]
+    honcho = subprocess.Popen(
+        [*command, "web", "worker"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    health = f"http://127.0.0.1:{port}/healthz"
+    try:
+        _wait_for(lambda: _healthy(health), 60, "daphne under honcho")
+        first = _wait_for(lambda: _worker_pids(honcho.pid), 60, "the celery worker")
+        assert len(first) == 1
+        os.kill(next(iter(first)), signal.SIGKILL)
+        # The site stays up while the worker is down and after it is back.
+        assert _healthy(health)
+        again = _wait_for(lambda: _worker_pids(honcho.pid) - first, 60, "a new celery worker")
+        assert len(again) == 1
+        assert honcho.poll() is None
+        assert _healthy(health)
+    finally:
+        honcho.send_signal(signal.SIGINT)
+        try:
+            honcho.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            honcho.kill()
+            honcho.wait()
+        log.close()
+    assert not _healthy(health)
