@@ -31,8 +31,8 @@ class StaleAction(TableError):
         self.expected = expected
         self.current = current
         super().__init__(
-            f"This action was for version {expected} of the game, which is now at version "
-            f"{current}: nothing was done. Refresh and try again."
+            "The table moved on since your last view: nothing was done. "
+            "Check the table and try again."
         )
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from ledger import selectors as ledger_selectors
 from ledger import services as ledger_services
+from ledger.currencies import format_amount
 from ledger.errors import InsufficientFunds
 
 from ..models import Game, GameStatus, Seat, TableStatus
@@ -55,9 +56,12 @@ def pot_hold(*, game: Game, user: Any, amount: int, key: str, rejoin: bool = Fal
             idempotency_key=key,
         )
     except InsufficientFunds as exc:
-        raise NotEnoughFunds(
-            f"Your balance cannot pay {amount} ({game.currency}) for this table."
-        ) from exc
+        what = "rejoin fee" if rejoin else "buy-in" if game.variant == "points" else "entry fee"
+        message = f"Not enough balance: the {what} is {format_amount(amount, game.currency)}"
+        have = exc.details.get("balance")
+        if isinstance(have, int):
+            message += f" and your balance is {format_amount(have, game.currency)}"
+        raise NotEnoughFunds(f"{message}.") from exc
 
 
 def rejoin_paid(ctx: Ctx, event: Any) -> None:
