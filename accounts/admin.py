@@ -1,7 +1,11 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 
+from .forms import AdminLoginForm
 from .models import User
+
+# The admin's log-in checks the length of what is typed before authenticating (see the form).
+admin.site.login_form = AdminLoginForm
 
 
 @admin.register(User)

@@ -6,9 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.forms import AuthenticationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+
+from .forms import LoginForm
 
 
 def client_ip(request: HttpRequest) -> str:
@@ -44,7 +45,7 @@ def lockout_response(
 ) -> HttpResponse:
     """The log-in page again, without checking the password, with the lockout in words."""
     context = {
-        "form": AuthenticationForm(request),
+        "form": LoginForm(request),
         "locked_message": lockout_message(),
         "next": request.POST.get("next", request.GET.get("next", ""))[:200],
     }

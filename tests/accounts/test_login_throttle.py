@@ -107,3 +107,13 @@ def test_the_address_behind_a_trusted_proxy_is_the_forwarded_one(rf, settings):
     assert client_ip(request) == "10.0.0.2"
     settings.TRUSTED_PROXY_COUNT = 1
     assert client_ip(request) == "203.0.113.5"
+
+
+@pytest.mark.parametrize("url_name", ["login", "admin:login"])
+def test_an_overlong_username_is_refused_before_it_is_checked(client, url_name):
+    from axes.models import AccessAttempt
+
+    response = _login(client, "u" * 5000, WRONG, url=reverse(url_name))
+    assert response.status_code == 200
+    assert "at most 150 characters" in response.content.decode()
+    assert not AccessAttempt.objects.exists()

@@ -125,6 +125,10 @@ def test_player_forms_refuse_hostile_values(game, password):
          HOSTILE_TEXT),
         ("login", {"username": user.username, "password": "wrong-password"}, "password",
          HOSTILE_TEXT),
+        ("admin:login", {"username": user.username, "password": "wrong-password"}, "username",
+         HOSTILE_TEXT),
+        ("admin:login", {"username": user.username, "password": "wrong-password"}, "password",
+         HOSTILE_TEXT),
         ("profile", {"display_name": "Asha"}, "display_name", HOSTILE_TEXT),
         ("password_change",
          {"old_password": password, "new_password1": "new-tiles-42", "new_password2": "x"},
@@ -141,7 +145,9 @@ def test_player_forms_refuse_hostile_values(game, password):
     before = _snapshot()
     for name, base, field, values in cases:
         for value in values:
-            client = Client() if name in ("signup", "login") else _player_client(user)
+            client = (
+                Client() if name in ("signup", "login", "admin:login") else _player_client(user)
+            )
             response = client.post(reverse(name), {**base, field: value})
             assert response.status_code < 500, (name, field, value[:20])
             if name == "signup":
