@@ -31,7 +31,7 @@ __all__ = [
 POOL_VARIANTS: Final = ("pool101", "pool201")
 THIRTEEN_CARD_VARIANTS: Final = ("pool101", "pool201", "deals", "points")
 VARIANTS: Final = (*THIRTEEN_CARD_VARIANTS, "classic")
-"""Every variant name a table may carry (``classic`` is played by ``classic.py``)."""
+"""Every variant name a table may carry (``classic`` is played by the ``classic`` package)."""
 
 DEAL_SHOW_RULES: Final = ("half", "flat")
 DISCONNECT_POLICIES: Final = ("missed_turns", "drop")
