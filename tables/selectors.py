@@ -91,7 +91,11 @@ def _normalise_allowed(allowed: Iterable[str]) -> list[str]:
 def table_for_viewer(*, table: Table, user: Any) -> dict[str, Any]:
     """What ``user`` (or an anonymous spectator) sees of ``table``: the seats with names, the
     current game (or the last one, to show its result) with its version, deadline and the
-    engine's view for the viewer's seat, the viewer's own seat, and the actions allowed now."""
+    engine's view for the viewer's seat, the viewer's own seat, and the actions allowed now.
+
+    Also, for the result sheets: ``rules`` (the game's frozen engine settings: drop and
+    show scores, point value, rummy bonus), each seat's ``entry_paid`` (entry and rejoin fees,
+    minor units) and, once the pot is paid out, ``settlement`` (payouts by seat and the fee)."""
     user_id = getattr(user, "pk", None) if getattr(user, "is_authenticated", False) else None
     game = (
         Game.objects.filter(table=table, status__in=LIVE_GAME_STATUSES).order_by("-pk").first()
@@ -113,9 +117,11 @@ def table_for_viewer(*, table: Table, user: Any) -> dict[str, Any]:
         my_seat = None
     view: dict[str, Any] | None = None
     allowed: list[str] = []
+    rules: Any = None
     if game is not None and game.state is not None:
         engine = engine_of(game.variant)
         state = engine.state_from_json(game.state)
+        rules = state.settings
         viewer = my_seat.seat_no if my_seat is not None and my_seat.played else None
         view = engine.view(state, viewer)
         if viewer is not None and live and game.status == GameStatus.RUNNING:
@@ -146,11 +152,13 @@ def table_for_viewer(*, table: Table, user: Any) -> dict[str, Any]:
                 "connected": s.connected,
                 "left": s.left_at is not None and live,
                 "me": s.user_id == user_id,
+                "entry_paid": s.entry_paid,
             }
             for s in seats
         ],
         "my_seat": my_seat.seat_no if my_seat is not None else None,
         "view": view,
+        "rules": rules,
         "allowed": allowed,
         "can_join": (
             user_id is not None
@@ -162,7 +170,18 @@ def table_for_viewer(*, table: Table, user: Any) -> dict[str, Any]:
         ),
         "can_leave": my_seat is not None and live,
         "result": game.result if game is not None and not live else None,
+        "settlement": _settlement(game.result if game is not None and not live else None),
     }
+
+
+def _settlement(result: Any) -> dict[str, Any] | None:
+    """What a finished game paid: ``{"payouts": {seat_no: minor units}, "fee": minor units}``
+    (``None`` before the pot is paid out, or for a cancelled game)."""
+    if not isinstance(result, dict) or not isinstance(result.get("settlement"), dict):
+        return None
+    settled = result["settlement"]
+    payouts = {int(seat): int(amount) for seat, amount in (settled.get("payouts") or {}).items()}
+    return {"payouts": payouts, "fee": int(settled.get("fee") or 0)}
 
 
 # --------------------------------------------------------------------------------- support

@@ -96,7 +96,41 @@
     form.requestSubmit();
   }
 
+  // --- classic: Sort orders the hand by rank (sets) or by suit (runs), in this browser only ---
+  // Classic rummy keeps no arrangement on the server: the page shows the hand by suit, and the
+  // player's choice is remembered here and applied again after every re-fetch.
+  const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+  const SUITS = ["S", "H", "C", "D"];
+  function sortOrder() {
+    try { return window.localStorage.getItem("rummy.classicSort") || "suit"; } catch (e) { return "suit"; }
+  }
+  function applySort(order) {
+    const button = document.getElementById("sort-hand");
+    const group = document.querySelector("#my-hand .group");
+    if (!button || !group) return;
+    const key = function (card) {
+      const code = card.dataset.code || "";
+      const rank = RANKS.indexOf(code.slice(0, -1));
+      const suit = SUITS.indexOf(code.slice(-1));
+      return order === "rank" ? rank * 10 + suit : suit * 100 + rank;
+    };
+    Array.from(group.querySelectorAll(".pcard"))
+      .sort(function (a, b) { return key(a) - key(b); })
+      .forEach(function (card) { group.insertBefore(card, group.querySelector(".group-kind")); });
+    // The button offers the other order.
+    button.dataset.sort = order === "rank" ? "suit" : "rank";
+    button.textContent = order === "rank" ? "Sort by suit" : "Sort by rank";
+  }
+  document.addEventListener("click", function (evt) {
+    const button = evt.target.closest ? evt.target.closest("#sort-hand") : null;
+    if (!button) return;
+    const order = button.dataset.sort === "suit" ? "suit" : "rank";
+    try { window.localStorage.setItem("rummy.classicSort", order); } catch (e) { /* private mode */ }
+    applySort(order);
+  });
+
   function wire() {
+    if (document.getElementById("sort-hand")) applySort(sortOrder());
     const hand = document.getElementById("my-hand");
     if (!hand || hand.dataset.wired === "true") { syncForms(); return; }
     hand.dataset.wired = "true";

@@ -1,89 +1,37 @@
-"""Template helpers: turn a per-viewer table view (a dict from the selectors) into what the
-templates show. Presentation only: no rule is decided here."""
+"""The table page for one viewer: ``present_table`` turns ``selectors.table_for_viewer`` into
+what ``templates/tables/table.html`` shows. Presentation only: no rule is decided here."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from django.conf import settings
 
-from tables.rules.cards import parse_card
+from .cards import (
+    card_face,
+    faces,
+    format_seconds_left,
+    groups_faces,
+    money,
+    sort_codes,
+    variant_label,
+)
+from .results import (
+    KIND_LABELS,
+    ResultSheet,
+    drop_info,
+    meld_settings_of,
+    present_result,
+    rule,
+    running_totals,
+    seat_money,
+    split_finish,
+    wrong_show_reason,
+)
 
-_SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-_RED = {"H", "D"}
+__all__ = ["present_table"]
 
-
-@dataclass(frozen=True)
-class CardFace:
-    code: str
-    rank: str
-    suit: str
-    symbol: str
-    red: bool
-    joker: bool
-    wild: bool
-    picked: bool = False
-
-    @property
-    def label(self) -> str:
-        return "Joker" if self.joker else f"{self.rank}{self.symbol}"
-
-
-def card_face(code: str | None, cut_joker: str | None = None) -> CardFace | None:
-    if not code:
-        return None
-    card = parse_card(code)
-    wild = False
-    if cut_joker:
-        cut = parse_card(cut_joker)
-        wild_rank = 1 if cut.is_printed_joker else cut.rank
-        wild = card.is_printed_joker or card.rank == wild_rank
-    if card.is_printed_joker:
-        return CardFace(card.code, "JK", "", "★", False, True, True)
-    rank = card.code[:-1]
-    return CardFace(
-        card.code, rank, card.suit, _SUIT_SYMBOL[card.suit], card.suit in _RED, False, wild
-    )
-
-
-def faces(codes: list[str] | None, cut_joker: str | None = None) -> list[CardFace]:
-    return [face for face in (card_face(code, cut_joker) for code in codes or []) if face]
-
-
-def format_seconds_left(deadline: float | None, now: float) -> int | None:
-    if deadline is None:
-        return None
-    return max(0, round(deadline - now))
-
-
-def money(amount: int | None, currency: str) -> str:
-    if amount is None:
-        return ""
-    from ledger.currencies import format_amount
-
-    return str(format_amount(amount, currency))
-
-
-def sort_codes(codes: list[str]) -> list[str]:
-    """Cards in suit then rank order, for showing a hand that has no arrangement."""
-    order = {"S": 0, "H": 1, "C": 2, "D": 3, "": 4}
-    cards = [parse_card(code) for code in codes]
-    cards.sort(key=lambda c: (order[c.suit], c.rank))
-    return [c.code for c in cards]
-
-
-def groups_faces(groups: Any, cut_joker: str | None) -> list[list[CardFace]]:
-    return [faces(list(group), cut_joker) for group in groups or []]
-
-
-_VARIANT_LABELS = {
-    "pool101": "Pool 101",
-    "pool201": "Pool 201",
-    "deals": "Deals",
-    "points": "Points",
-    "classic": "Classic 10-card",
-}
 _DEADLINE_LABELS = {
     "start": "starts in",
     "turn": "turn",
@@ -92,16 +40,6 @@ _DEADLINE_LABELS = {
     "rejoin": "rejoin window",
     "split": "split offer",
 }
-_KIND_LABELS = {
-    "pure_sequence": "pure sequence",
-    "impure_sequence": "sequence",
-    "set": "set",
-    "invalid": "",
-}
-
-
-def variant_label(variant: str) -> str:
-    return _VARIANT_LABELS.get(variant, variant)
 
 
 def present_table(*, data: dict[str, Any], user: Any, now: float) -> dict[str, Any]:
@@ -114,7 +52,9 @@ def present_table(*, data: dict[str, Any], user: Any, now: float) -> dict[str, A
     view = data["view"]
     currency = data["currency"]
     my_seat = data["my_seat"]
+    rules = data.get("rules")
     variant = game.variant if game is not None else template.variant
+    classic = variant == "classic"
     stake = data["stake"] or (template.point_value if variant == "points" else template.entry_fee)
     seats = data["seats"]
     names = {s["seat_no"]: s for s in seats}
@@ -130,11 +70,20 @@ def present_table(*, data: dict[str, Any], user: Any, now: float) -> dict[str, A
         "my_seat": my_seat,
         "is_pool": variant in ("pool101", "pool201"),
         "is_deals": variant == "deals",
+        "is_classic": classic,
+        # Classic rummy plays "hands"; the 13-card games play "deals".
+        "deal_word": "hand" if classic else "deal",
         "view": view or {},
         "seats_max": data["seats_max"],
         "seats_min": template.seats_min,
         "allowed": set(data["allowed"]),
         "joinable": data["can_join"],
+        "leave_confirm": (
+            "Leaving takes you out of this hand and the rest of the ring game: the cards you "
+            "hold count against you and nothing is refunded. Leave?"
+            if classic
+            else "Leaving counts as a drop in this deal and refunds nothing. Leave?"
+        ),
     }
     t["seats"] = [
         {"seat": s["seat_no"], "name": s["name"], "is_bot": s["is_bot"], "is_me": s["me"]}
@@ -156,11 +105,14 @@ def present_table(*, data: dict[str, Any], user: Any, now: float) -> dict[str, A
         t["deadline_kind"] = view.get("deadline_kind") or ""
         t["seconds_left"] = format_seconds_left(t["deadline"], now)
     t["deadline_label"] = _DEADLINE_LABELS.get(t.get("deadline_kind") or "", "")
+    if classic and t.get("deadline_kind") == "break":
+        t["deadline_label"] = "next hand in"
     t["grace_s"] = f"{float(settings.DEADLINE_GRACE_S):g}"
     if view is not None and (view.get("deal") or {}).get("in_extra_time"):
         t["deadline_label"] = "extra time"
     if view is None:
         return t
+    t["deals_count"] = view.get("hands_count") if classic else view.get("deals_count")
 
     def name_of(seat: int) -> str:
         s = names.get(seat)
@@ -171,6 +123,7 @@ def present_table(*, data: dict[str, Any], user: Any, now: float) -> dict[str, A
         t["prize_display"] = money(prize["net"], currency)
     deal = view.get("deal")
     cut = deal.get("cut_joker") if deal else None
+    meld = meld_settings_of(rules)
     t["deal"] = deal
     t["cut"] = card_face(cut) if cut else None
     t["open_top"] = card_face(deal.get("open_top"), cut) if deal else None
@@ -186,7 +139,9 @@ def present_table(*, data: dict[str, Any], user: Any, now: float) -> dict[str, A
         for p in view.get("players", [])
     ]
     hand = view.get("hand")
-    if hand and variant == "classic":
+    # While the deal is played a wrong show is told in a notice; after it, the sheet says why.
+    in_play = view.get("phase") in ("turn", "meld")
+    if hand and classic:
         t["hand"] = {
             **hand,
             "count": hand.get("points"),
@@ -207,7 +162,7 @@ def present_table(*, data: dict[str, Any], user: Any, now: float) -> dict[str, A
         groups = []
         picked = hand.get("picked")
         for group in hand.get("groups") or []:
-            kind = classify_group(group, cut).value if len(group) >= 3 else "invalid"
+            kind = classify_group(group, cut, settings=meld).value if len(group) >= 3 else "invalid"
             cards = faces(group, cut)
             for i, face in enumerate(cards):
                 if picked and face.code == picked:
@@ -217,18 +172,34 @@ def present_table(*, data: dict[str, Any], user: Any, now: float) -> dict[str, A
                 {
                     "cards": cards,
                     "kind": kind,
-                    "kind_label": _KIND_LABELS.get(kind, kind.replace("_", " ")),
+                    "kind_label": KIND_LABELS.get(kind, kind.replace("_", " ")),
                     "valid": kind != "invalid",
                 }
             )
         t["hand"] = {**hand, "groups": groups}
+        if hand.get("status") == "wrong_show" and in_play:
+            declared, _finish = split_finish(hand.get("groups") or [], 14)
+            t["notice"] = (
+                f"Your show was wrong: {wrong_show_reason(declared, cut, meld)} You score "
+                f"{rule(rules, 'wrong_show', 80)} points for this deal and sit it out."
+            )
+    if deal and not classic:
+        t["drop"] = drop_info(view, rules, my_seat, variant, currency)
+        wrong = [p["name"] for p in t["players"] if p.get("deal_status") == "wrong_show"]
+        if wrong and in_play and "notice" not in t:
+            t["notice"] = (
+                f"{' and '.join(wrong)} made a wrong show and "
+                f"score{'s' if len(wrong) == 1 else ''} {rule(rules, 'wrong_show', 80)} points."
+            )
     show = deal.get("show") if deal else None
     if show:
         t["show"] = {"name": name_of(show["seat"]), "groups": groups_faces(show["groups"], cut)}
     history = view.get("history") or []
     if history:
         order = [p["seat"] for p in view.get("players", [])]
+        running = running_totals(view, variant)
         t["scoreboard"] = {
+            "number_label": t["deal_word"].capitalize(),
             "names": [name_of(seat) for seat in order],
             "rows": [
                 {
@@ -241,15 +212,22 @@ def present_table(*, data: dict[str, Any], user: Any, now: float) -> dict[str, A
                 }
                 for h in history
             ],
-            "totals": [
-                p.get("chips") if variant == "deals" else p.get("total")
-                for p in view.get("players", [])
-            ],
+            "totals": [running.get(seat) for seat in order],
             "totals_label": "Chips" if variant == "deals" else "Total",
         }
+    money_by_seat = seat_money(data)
     last = view.get("last_deal")
     if last:
-        t["last_deal"] = _present_last_deal(last, name_of, view, cut)
+        sheet = ResultSheet(
+            view=view,
+            rules=rules,
+            variant=variant,
+            currency=currency,
+            name_of=name_of,
+            my_seat=my_seat,
+            money_by_seat=money_by_seat,
+        )
+        t["last_deal"] = sheet.present(last, cut)
     rejoin = view.get("rejoin")
     if rejoin:
         t["rejoin"] = {**rejoin, "amount_display": money(rejoin.get("amount"), currency)}
@@ -269,35 +247,14 @@ def present_table(*, data: dict[str, Any], user: Any, now: float) -> dict[str, A
         }
     result = view.get("result")
     if result:
-        t["result"] = {
-            **result,
-            "payouts": [
-                {"name": name_of(p["seat"]), "display": money(p["amount"], currency)}
-                for p in result.get("payouts", [])
-                if p["amount"] > 0
-            ],
-            "fee_display": money(result.get("fee"), currency),
-        }
-    return t
-
-
-def _present_last_deal(
-    last: dict[str, Any], name_of: Any, view: dict[str, Any], cut: str | None
-) -> dict[str, Any]:
-    players = {p["seat"]: p for p in view.get("players", [])}
-    cut_code = last.get("cut_joker") or cut
-    rows = []
-    for r in last.get("results", []):
-        seat = r["seat"]
-        rows.append(
-            {
-                "name": name_of(seat),
-                "winner": seat == last.get("winner"),
-                "outcome": str(r.get("outcome", "")).replace("_", " "),
-                "points": r.get("points"),
-                "groups": groups_faces(r.get("groups") or [r.get("cards") or []], cut_code),
-                "total": players.get(seat, {}).get("total"),
-                "chips": players.get(seat, {}).get("chips"),
-            }
+        t["result"] = present_result(
+            result,
+            data=data,
+            view=view,
+            rules=rules,
+            variant=variant,
+            currency=currency,
+            name_of=name_of,
+            money_by_seat=money_by_seat,
         )
-    return {"number": last.get("number"), "rows": rows}
+    return t

@@ -1,0 +1,45 @@
+"""Template helpers: turn a per-viewer table view (a dict from the selectors) into what the
+templates show. Presentation only: no rule is decided here.
+
+- ``cards``: card faces, money (rupees or chips, never minor units) and a player's words
+- ``table``: ``present_table``, the table page for one viewer
+- ``results``: result sheets, the game-over block, drop costs and wrong-show reasons
+"""
+
+from __future__ import annotations
+
+from .cards import (
+    MINUS,
+    CardFace,
+    card_face,
+    card_words,
+    cards_words,
+    faces,
+    format_seconds_left,
+    groups_faces,
+    money,
+    player_words,
+    signed_money,
+    sort_codes,
+    variant_label,
+)
+from .results import wrong_show_reason
+from .table import present_table
+
+__all__ = [
+    "MINUS",
+    "CardFace",
+    "card_face",
+    "card_words",
+    "cards_words",
+    "faces",
+    "format_seconds_left",
+    "groups_faces",
+    "money",
+    "player_words",
+    "present_table",
+    "signed_money",
+    "sort_codes",
+    "variant_label",
+    "wrong_show_reason",
+]

@@ -1,0 +1,152 @@
+"""Cards, money and words as a player reads them: card faces for the templates, amounts in
+rupees or chips (never minor units), and refusals without seat numbers or card codes."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from tables.rules.cards import parse_card
+
+__all__ = [
+    "MINUS",
+    "CardFace",
+    "card_face",
+    "card_words",
+    "cards_words",
+    "faces",
+    "format_seconds_left",
+    "groups_faces",
+    "money",
+    "player_words",
+    "signed_money",
+    "sort_codes",
+    "variant_label",
+]
+
+_SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+_RED = {"H", "D"}
+
+
+@dataclass(frozen=True)
+class CardFace:
+    code: str
+    rank: str
+    suit: str
+    symbol: str
+    red: bool
+    joker: bool
+    wild: bool
+    picked: bool = False
+
+    @property
+    def label(self) -> str:
+        return "Joker" if self.joker else f"{self.rank}{self.symbol}"
+
+
+def card_face(code: str | None, cut_joker: str | None = None) -> CardFace | None:
+    if not code:
+        return None
+    card = parse_card(code)
+    wild = False
+    if cut_joker:
+        cut = parse_card(cut_joker)
+        wild_rank = 1 if cut.is_printed_joker else cut.rank
+        wild = card.is_printed_joker or card.rank == wild_rank
+    if card.is_printed_joker:
+        return CardFace(card.code, "JK", "", "★", False, True, True)
+    rank = card.code[:-1]
+    return CardFace(
+        card.code, rank, card.suit, _SUIT_SYMBOL[card.suit], card.suit in _RED, False, wild
+    )
+
+
+def faces(codes: list[str] | None, cut_joker: str | None = None) -> list[CardFace]:
+    return [face for face in (card_face(code, cut_joker) for code in codes or []) if face]
+
+
+def format_seconds_left(deadline: float | None, now: float) -> int | None:
+    if deadline is None:
+        return None
+    return max(0, round(deadline - now))
+
+
+def money(amount: int | None, currency: str) -> str:
+    if amount is None:
+        return ""
+    from ledger.currencies import format_amount
+
+    return str(format_amount(amount, currency))
+
+
+def sort_codes(codes: list[str]) -> list[str]:
+    """Cards in suit then rank order, for showing a hand that has no arrangement."""
+    order = {"S": 0, "H": 1, "C": 2, "D": 3, "": 4}
+    cards = [parse_card(code) for code in codes]
+    cards.sort(key=lambda c: (order[c.suit], c.rank))
+    return [c.code for c in cards]
+
+
+def groups_faces(groups: Any, cut_joker: str | None) -> list[list[CardFace]]:
+    return [faces(list(group), cut_joker) for group in groups or []]
+
+
+_VARIANT_LABELS = {
+    "pool101": "Pool 101",
+    "pool201": "Pool 201",
+    "deals": "Deals",
+    "points": "Points",
+    "classic": "Classic 10-card",
+}
+MINUS = "\N{MINUS SIGN}"
+
+
+def variant_label(variant: str) -> str:
+    return _VARIANT_LABELS.get(variant, variant)
+
+
+def signed_money(amount: int, currency: str) -> str:
+    """``+₹6.21``, ``-₹6.90`` (with a minus sign) or ``₹0.00``: money won or lost."""
+    if amount > 0:
+        return f"+{money(amount, currency)}"
+    if amount < 0:
+        return f"{MINUS}{money(-amount, currency)}"
+    return money(0, currency)
+
+
+def card_words(code: str) -> str:
+    """A card as players write it: ``Q♥``, ``10♠``, ``Joker``."""
+    face = card_face(code)
+    return face.label if face is not None else code
+
+
+def cards_words(codes: Any) -> str:
+    return " ".join(card_words(code) for code in codes)
+
+
+_CARD_CODE = re.compile(r"\b(?:10|[2-9AJQK])[SHDC]\b")
+_SEAT_PHRASES = (
+    (re.compile(r"\bit is not seat \d+'s turn"), "it is not your turn"),
+    (re.compile(r"\bseat \d+ may not rejoin now"), "you may not rejoin now"),
+    (re.compile(r"\bseat \d+ is not part of this split"), "you are not part of this split"),
+    (
+        re.compile(r"\bseat \d+ is not (?:in this game|at this table)"),
+        "you are not playing in this game",
+    ),
+)
+
+
+def player_words(message: Any) -> str:
+    """A refusal as a player reads it: the engine's "seat N" phrases (always about the player
+    who acted) said to that player, card codes as cards (``Q♥``), a capital and a full stop."""
+    text = str(message or "").strip()
+    if not text:
+        return ""
+    for pattern, words in _SEAT_PHRASES:
+        text = pattern.sub(words, text)
+    text = _CARD_CODE.sub(lambda m: card_words(m.group(0)), text)
+    text = text[0].upper() + text[1:]
+    if text[-1] not in ".!?":
+        text += "."
+    return text

@@ -1,0 +1,469 @@
+"""The results a player can check: the result sheet of the last deal (13-card) or hand
+(classic), the game-over block (every prize, who won it, each player's money), what a drop
+costs now, and why a show was wrong. Presentation only: the verdicts and amounts are the
+engine's and the ledger's; this module puts them in words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import card_face, cards_words, faces, money, player_words, signed_money, sort_codes
+
+__all__ = [
+    "KIND_LABELS",
+    "ResultSheet",
+    "drop_info",
+    "meld_settings_of",
+    "present_result",
+    "rule",
+    "running_totals",
+    "seat_money",
+    "split_finish",
+    "wrong_show_reason",
+]
+
+KIND_LABELS = {
+    "pure_sequence": "pure sequence",
+    "impure_sequence": "sequence",
+    "set": "set",
+    "invalid": "",
+}
+"""A group's kind in the hand being played (nothing under a group that is not a meld yet)."""
+_SHEET_KIND_LABELS = {**KIND_LABELS, "invalid": "invalid"}
+_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+
+
+def wrong_show_reason(groups: Any, cut_joker: str, meld_settings: Any = None) -> str:
+    """Why a show is wrong, in words (empty for a valid show): the card count, no pure
+    sequence, only one sequence, or the group that is not a valid set or sequence. The verdict
+    is the engine's (``check_declaration``); the words name what the player has to fix."""
+    from tables.rules.melds import DECLARATION_SIZE, check_declaration, classify_group
+
+    declared = [list(group) for group in groups or [] if group]
+    verdict = check_declaration(declared, cut_joker, settings=meld_settings)
+    if verdict.valid:
+        return ""
+    kinds = [classify_group(g, cut_joker, settings=meld_settings) for g in declared]
+    held = sum(len(g) for g in declared)
+    if held != DECLARATION_SIZE:
+        return (
+            f"Wrong card count: a show groups {DECLARATION_SIZE} cards besides the finish card; "
+            f"these groups hold {held}."
+        )
+    if not any(kind.value == "pure_sequence" for kind in kinds):
+        return "No pure sequence: a show needs at least one sequence with no joker standing in."
+    if sum(1 for kind in kinds if kind.is_sequence) < 2:
+        return "Only one sequence: a show needs two sequences, at least one of them pure."
+    for group, kind in zip(declared, kinds, strict=True):
+        if not kind.is_meld:
+            return f"{cards_words(group)} is not a valid set or sequence."
+    return player_words(verdict.reason)
+
+
+def rule(rules: Any, name: str, default: int = 0) -> int:
+    value = getattr(rules, name, None)
+    return int(value) if isinstance(value, int) else default
+
+
+def meld_settings_of(rules: Any) -> Any:
+    return getattr(rules, "meld", None)
+
+
+def split_finish(groups: list[list[str]], size: int) -> tuple[list[list[str]], str | None]:
+    """A wrong show keeps the declared groups followed by the finish card alone: split them."""
+    if groups and len(groups[-1]) == 1 and sum(len(g) for g in groups) == size:
+        return [list(g) for g in groups[:-1]], groups[-1][0]
+    return [list(g) for g in groups], None
+
+
+def running_totals(view: dict[str, Any], variant: str) -> dict[int, Any]:
+    """The running total per seat: chips in deals, the points of every deal in points (its
+    players' ``total`` stays 0: money settles it), the pool or penalty total otherwise."""
+    players = view.get("players", [])
+    if variant == "deals":
+        return {p["seat"]: p.get("chips") for p in players}
+    if variant == "points":
+        totals = {p["seat"]: 0 for p in players}
+        for h in view.get("history") or []:
+            for x in h["scores"]:
+                totals[x["seat"]] = totals.get(x["seat"], 0) + int(x["points"])
+        return totals
+    return {p["seat"]: p.get("total") for p in players}
+
+
+def seat_money(data: dict[str, Any]) -> dict[int, dict[str, int]] | None:
+    """Once the pot is paid out: what each seat paid in (entries, rejoins, buy-in held), got
+    back and won or lost (``net``), in minor units."""
+    settlement = data.get("settlement")
+    if not settlement:
+        return None
+    payouts = settlement["payouts"]
+    out: dict[int, dict[str, int]] = {}
+    for s in data["seats"]:
+        paid = int(s.get("entry_paid") or 0)
+        got = int(payouts.get(s["seat_no"], 0))
+        out[s["seat_no"]] = {"paid": paid, "received": got, "net": got - paid}
+    return out
+
+
+def drop_info(
+    view: dict[str, Any], rules: Any, my_seat: int | None, variant: str, currency: str
+) -> dict[str, Any] | None:
+    """What dropping costs the viewer now, for the Drop and Auto drop buttons: a first drop on
+    the player's first turn, a middle drop later (auto drop: at the player's next turn)."""
+    me = next((p for p in view.get("players", []) if p["seat"] == my_seat), None)
+    deal = view.get("deal") or {}
+    if me is None or rules is None:
+        return None
+    first_turn = int(me.get("turns") or 0) == 0
+    on_turn_picked = deal.get("turn") == my_seat and bool(deal.get("turn_picked"))
+    first_drop, middle_drop = rule(rules, "first_drop"), rule(rules, "middle_drop")
+
+    def cost(first: bool) -> dict[str, Any]:
+        points = first_drop if first else middle_drop
+        kind = "Drop now" if first else "Middle drop"
+        after = ""
+        if variant in ("pool101", "pool201"):
+            limit = rule(rules, "pool_limit", 101)
+            total = int(me.get("total") or 0) + points
+            after = (
+                f" Your total becomes {total}: at {limit} you are out of the game."
+                if total >= limit
+                else f" Your total becomes {total} of {limit}."
+            )
+        elif variant == "points":
+            pv = rule(rules, "point_value")
+            after = f" You pay {money(points * pv, currency)} ({money(pv, currency)} a point)."
+        elif variant == "deals":
+            after = f" The deal's winner takes {points} chips from you."
+        return {
+            "points": points,
+            "kind": kind,
+            "text": f"{kind}: {points} points.",
+            "confirm": f"{kind}: {points} points.{after} You sit out the rest of this deal. Drop?",
+        }
+
+    now = cost(first_turn)
+    auto = cost(first_turn and not on_turn_picked)
+    return {
+        **now,
+        "label": f"Drop ({now['points']} points)",
+        "auto_label": f"Auto drop ({auto['points']} points)",
+    }
+
+
+class ResultSheet:
+    """The result of the last deal (13-card) or hand (classic), one row per player: the final
+    groups with their kinds, the finish card, the points, the running total and, once the game
+    has paid out, the money won or lost."""
+
+    def __init__(
+        self,
+        *,
+        view: dict[str, Any],
+        rules: Any,
+        variant: str,
+        currency: str,
+        name_of: Any,
+        my_seat: int | None,
+        money_by_seat: dict[int, dict[str, int]] | None,
+    ) -> None:
+        self.view = view
+        self.rules = rules
+        self.variant = variant
+        self.currency = currency
+        self.name_of = name_of
+        self.my_seat = my_seat
+        self.money_by_seat = money_by_seat
+        self.totals = running_totals(view, variant)
+
+    def present(self, last: dict[str, Any], cut: str | None) -> dict[str, Any]:
+        classic = self.variant == "classic"
+        rows = [
+            self._classic_row(r, last)
+            if classic
+            else self._row(r, last, last.get("cut_joker") or cut)
+            for r in last.get("results", [])
+        ]
+        word = "Hand" if classic else "Deal"
+        title = f"{word} {last.get('number')} result"
+        if last.get("tiebreak"):
+            title = f"Tie-breaker deal {last.get('number')} result"
+        sheet: dict[str, Any] = {
+            "number": last.get("number"),
+            "title": title,
+            "headline": self._headline(last),
+            "rows": rows,
+            "total_label": {"deals": "Chips", "classic": "Penalty total"}.get(
+                self.variant, "Total"
+            ),
+            "show_money": self.money_by_seat is not None,
+            "money_label": "Won / lost this deal" if self.variant == "points" else "Won / lost",
+        }
+        if classic:
+            bonus = rule(self.rules, "rummy_bonus", 25)
+            if last.get("reason") == "rummy":
+                sheet["rummy_note"] = f"going rummy +{bonus}"
+            sheet["melds"] = [
+                {
+                    "cards": faces(m["cards"]),
+                    "kind": m.get("kind", ""),
+                    "owner": self.name_of(m["owner"]),
+                }
+                for m in last.get("melds", [])
+            ]
+        return sheet
+
+    def _headline(self, last: dict[str, Any]) -> str:
+        winner = last.get("winner")
+        reason = last.get("reason")
+        if winner is None:
+            if reason != "exhausted":
+                return "No winner: no player is left in it."
+            pile = "stock" if self.variant == "classic" else "closed deck"
+            return f"No winner: the {pile} ran out; nobody adds points."
+        name = self.name_of(winner)
+        if self.variant == "classic":
+            if reason == "rummy":
+                bonus = rule(self.rules, "rummy_bonus", 25)
+                return (
+                    f"{name} went out going rummy (in one turn, without having melded before): "
+                    f"every other player adds {bonus}."
+                )
+            if reason == "last_player":
+                return f"{name} wins the hand: every other player is out of it."
+            return f"{name} went out and wins the hand."
+        if reason == "show":
+            return f"{name} made a valid show and wins the deal."
+        wrong = [
+            self.name_of(r["seat"]) for r in last.get("results", []) if r["outcome"] == "wrong_show"
+        ]
+        if wrong:
+            return (
+                f"{' and '.join(wrong)} made a wrong show: {name}, the last player in, "
+                "wins the deal."
+            )
+        return f"{name} wins the deal: every other player is out of it."
+
+    def _money(self, seat: int) -> dict[str, Any]:
+        if self.money_by_seat is None or seat not in self.money_by_seat:
+            return {"money_display": "", "money_class": ""}
+        net = self.money_by_seat[seat]["net"]
+        return {
+            "money_display": signed_money(net, self.currency),
+            "money_class": "won" if net > 0 else "lost" if net < 0 else "even",
+        }
+
+    def _outcome(self, r: dict[str, Any], last: dict[str, Any]) -> str:
+        outcome = str(r.get("outcome", ""))
+        points = int(r.get("points") or 0)
+        if outcome == "won":
+            return "valid show" if last.get("reason") == "show" else "last player in"
+        if outcome == "dropped":
+            first, middle = rule(self.rules, "first_drop"), rule(self.rules, "middle_drop")
+            if points == first and first != middle:
+                return "first drop"
+            if points == middle:
+                return "middle drop"
+            return "dropped"
+        return {
+            "counted": "counted",
+            "deal_show": "deal show: had no turn yet",
+            "wrong_show": "wrong show",
+            "timed_out": "out after missed turns",
+            "left": "left the table",
+            "exhausted": "no winner",
+        }.get(outcome, outcome.replace("_", " "))
+
+    def _row(self, r: dict[str, Any], last: dict[str, Any], cut: str | None) -> dict[str, Any]:
+        from tables.rules.melds import classify_group
+
+        seat = r["seat"]
+        meld = meld_settings_of(self.rules)
+        groups = [list(g) for g in r.get("groups") or []]
+        finish = None
+        reason = ""
+        if r.get("outcome") == "wrong_show":
+            groups, finish = split_finish(groups, 14)
+            if cut:
+                reason = wrong_show_reason(groups, cut, meld)
+        elif seat == last.get("winner") and last.get("reason") == "show":
+            finish = last.get("finish_card")
+        shown = []
+        for group in groups:
+            kind = classify_group(group, cut, settings=meld).value if cut else "invalid"
+            shown.append(
+                {
+                    "cards": faces(group, cut),
+                    "kind": kind,
+                    "kind_label": _SHEET_KIND_LABELS.get(kind, kind.replace("_", " ")),
+                }
+            )
+        return {
+            "seat": seat,
+            "name": self.name_of(seat),
+            "is_me": seat == self.my_seat,
+            "winner": seat == last.get("winner"),
+            "outcome": self._outcome(r, last),
+            "reason": reason,
+            "points": r.get("points"),
+            "points_note": "",
+            "groups": shown,
+            "finish": card_face(finish, cut) if finish else None,
+            "total": self.totals.get(seat),
+            **self._money(seat),
+        }
+
+    def _classic_row(self, r: dict[str, Any], last: dict[str, Any]) -> dict[str, Any]:
+        seat = r["seat"]
+        winner = seat == last.get("winner")
+        rummy = last.get("reason") == "rummy"
+        bonus = rule(self.rules, "rummy_bonus", 25)
+        points = int(r.get("points") or 0)
+        cards = r.get("cards") or []
+        note = ""
+        if rummy and not winner and last.get("winner") is not None:
+            note = f"{points - bonus} in hand + {bonus} going rummy"
+        if winner:
+            outcome = "went out going rummy" if rummy else "went out"
+            if last.get("reason") == "last_player":
+                outcome = "last player in"
+        else:
+            outcome = "cards left in hand" if cards else "no cards left"
+        return {
+            "seat": seat,
+            "name": self.name_of(seat),
+            "is_me": seat == self.my_seat,
+            "winner": winner,
+            "outcome": outcome,
+            "reason": "",
+            "points": points,
+            "points_note": note,
+            "groups": (
+                [{"cards": faces(sort_codes(list(cards))), "kind": "hand", "kind_label": ""}]
+                if cards
+                else []
+            ),
+            "finish": None,
+            "total": self.totals.get(seat),
+            **self._money(seat),
+        }
+
+
+def present_result(
+    result: dict[str, Any],
+    *,
+    data: dict[str, Any],
+    view: dict[str, Any],
+    rules: Any,
+    variant: str,
+    currency: str,
+    name_of: Any,
+    money_by_seat: dict[int, dict[str, int]] | None,
+) -> dict[str, Any]:
+    """Game over: every prize and who won it, and each player's money (paid in, paid out,
+    won or lost)."""
+    reason = result.get("reason")
+    payouts = {p["seat"]: int(p["amount"]) for p in result.get("payouts", [])}
+    prize_net = int((view.get("prize") or {}).get("net") or 0)
+    fee = result.get("fee")
+    if money_by_seat is not None and data.get("settlement"):
+        fee = data["settlement"]["fee"]
+    prizes: list[dict[str, Any]] = []
+    headline = ""
+    order = [p["seat"] for p in view.get("players", [])]
+    if variant == "points":
+        pv = rule(rules, "point_value")
+        winners = list(result.get("winners") or [])
+        if reason == "no_deal":
+            headline = "The game ended before its deal: every buy-in is returned."
+        elif winners:
+            headline = (
+                f"{', '.join(name_of(w) for w in winners)} won the deal. Each loser pays "
+                f"{money(pv, currency)} a point; the platform fee comes out of the winner's gain."
+            )
+        for w in winners:
+            if money_by_seat and w in money_by_seat:
+                prizes.append(
+                    {
+                        "name": name_of(w),
+                        "verb": "wins",
+                        "display": money(money_by_seat[w]["net"], currency),
+                        "note": "after the platform fee",
+                    }
+                )
+    elif variant == "classic":
+        placed = [p for p in view.get("players", []) if p.get("status") != "left"]
+        place = {p["seat"]: 1 + sum(1 for q in placed if q["total"] < p["total"]) for p in placed}
+        headline = (
+            f"Ring game over: the prize pool of {money(prize_net, currency)} is paid by places "
+            "(lowest penalty total first)."
+        )
+        for seat in sorted(payouts, key=lambda s: (place.get(s, 99), s)):
+            amount = payouts[seat]
+            if amount <= 0:
+                continue
+            n = place.get(seat, 0)
+            net = money_by_seat[seat]["net"] if money_by_seat and seat in money_by_seat else None
+            prizes.append(
+                {
+                    "place": _ORDINALS.get(n, f"{n}th"),
+                    "name": name_of(seat),
+                    # A runner-up's share may be less than the entry: "gets", and the net says
+                    # whether the game won or lost the player money.
+                    "verb": "wins" if n == 1 else "gets",
+                    "display": money(amount, currency),
+                    "note": f"{signed_money(net, currency)} overall" if net is not None else "",
+                }
+            )
+    else:
+        total = money(prize_net, currency)
+        if reason == "manual_split":
+            headline = f"The prize of {total} was split by agreement."
+        elif reason == "auto_split":
+            headline = f"The prize of {total} was split equally."
+        else:
+            winners = [name_of(s) for s, a in payouts.items() if a > 0]
+            headline = f"{' and '.join(winners)} wins the prize of {total}." if winners else ""
+        split = reason in ("manual_split", "auto_split")
+        for seat, amount in sorted(payouts.items(), key=lambda x: -x[1]):
+            if amount > 0:
+                prizes.append(
+                    {
+                        "name": name_of(seat),
+                        "verb": "wins",
+                        "display": money(amount, currency),
+                        "note": "share of the split prize" if split else "the prize",
+                    }
+                )
+    rows = []
+    if money_by_seat is not None:
+        points = {}
+        last = view.get("last_deal") or {}
+        if variant == "points":
+            points = {r["seat"]: r.get("points") for r in last.get("results", [])}
+        for seat in order:
+            if seat not in money_by_seat:
+                continue
+            m = money_by_seat[seat]
+            rows.append(
+                {
+                    "name": name_of(seat),
+                    "points": points.get(seat),
+                    "paid": money(m["paid"], currency),
+                    "received": money(m["received"], currency),
+                    "net": signed_money(m["net"], currency),
+                    "net_class": "won" if m["net"] > 0 else "lost" if m["net"] < 0 else "even",
+                }
+            )
+    return {
+        "reason": reason,
+        "headline": headline,
+        "prizes": prizes,
+        "payouts": prizes,  # the old name
+        "rows": rows,
+        "show_points": variant == "points",
+        "paid_label": "Buy-in held" if variant == "points" else "Paid in",
+        "received_label": "Returned" if variant == "points" else "Paid out",
+        "fee_display": money(fee, currency) if fee is not None else "",
+    }
