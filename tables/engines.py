@@ -17,6 +17,7 @@ from .rules.variants import engine_for
 
 __all__ = [
     "MELD_FIELDS",
+    "OPTIONAL_FIELDS",
     "PLAYER_ACTIONS",
     "SETTINGS_FIELDS",
     "engine_of",
@@ -69,11 +70,12 @@ SETTINGS_FIELDS: tuple[str, ...] = (
 MELD_FIELDS: tuple[str, ...] = ("largest_set", "allow_joker_only_groups")
 
 # What a player may send: action name -> the payload fields it takes. The acting seat always
-# comes from the signed-in user, never from the request.
+# comes from the signed-in user, never from the request. Fields of ``OPTIONAL_FIELDS`` may be
+# left out (a discard's place in the groups names which of two copies is thrown).
 PLAYER_ACTIONS: dict[str, frozenset[str]] = {
     "pick_closed": frozenset(),
     "pick_open": frozenset(),
-    "discard": frozenset({"card"}),
+    "discard": frozenset({"card", "group", "index"}),
     "declare": frozenset({"finish_card", "groups"}),
     "drop": frozenset(),
     "set_auto_drop": frozenset({"on"}),
@@ -86,6 +88,8 @@ PLAYER_ACTIONS: dict[str, frozenset[str]] = {
     "lay_off": frozenset({"cards", "meld_id", "end"}),
     "leave": frozenset(),
 }
+
+OPTIONAL_FIELDS = frozenset({"end", "group", "index"})
 
 
 def engine_of(variant: str) -> Any:

@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from . import inputs, presenters, selectors, services
+from .engines import OPTIONAL_FIELDS
 from .models import LIVE_GAME_STATUSES, Game, Seat, Table
 from .rules.errors import RulesError
 
@@ -146,7 +147,7 @@ def _action_payload(action: str, post: Any) -> dict[str, Any]:
     for key in keys:
         raw = post.get(key)
         if raw is None or raw == "":
-            if key == "end":
+            if key in OPTIONAL_FIELDS:
                 continue
             raise BadForm(f"Missing {key.replace('_', ' ')} for {action.replace('_', ' ')}.")
         if key in ("groups", "melds"):
@@ -159,6 +160,11 @@ def _action_payload(action: str, post: Any) -> dict[str, Any]:
             raise BadForm("That is not a card.")
         elif key == "cards":
             payload[key] = raw.split()
+        elif key in ("group", "index"):
+            try:
+                payload[key] = inputs.whole_number(raw, what="card place")
+            except inputs.InputRefused as exc:
+                raise BadForm("That card is not in your hand.") from exc
         elif key == "meld_id":
             try:
                 payload[key] = inputs.whole_number(raw, what="meld")

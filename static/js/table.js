@@ -61,8 +61,23 @@
       return Array.from(g.querySelectorAll(".pcard:not(.sortable-fallback)")).map(function (c) { return c.dataset.code; });
     }).filter(function (g) { return g.length > 0; });
   }
+  // Where the one selected card sits: its group and index among the non-empty groups, the
+  // same numbering as the arrangement the server holds (with two packs a hand can hold two
+  // copies of a card, so the code alone does not say which copy the player means).
+  function selectedPlace() {
+    const groups = Array.from(document.querySelectorAll("#my-hand .group")).map(function (g) {
+      return Array.from(g.querySelectorAll(".pcard:not(.sortable-fallback)"));
+    }).filter(function (g) { return g.length > 0; });
+    for (let gi = 0; gi < groups.length; gi++) {
+      for (let ci = 0; ci < groups[gi].length; ci++) {
+        if (groups[gi][ci].classList.contains("selected")) return { group: gi, index: ci };
+      }
+    }
+    return null;
+  }
   function syncForms() {
     const sel = selectedCodes();
+    const place = sel.length === 1 ? selectedPlace() : null;
     const groups = JSON.stringify(currentGroups());
     document.querySelectorAll("[data-needs-selection]").forEach(function (btn) {
       const need = parseInt(btn.dataset.needsSelection, 10);
@@ -71,17 +86,16 @@
     document.querySelectorAll("input[name=card], input[name=finish_card]").forEach(function (input) {
       input.value = sel.length === 1 ? sel[0] : "";
     });
+    document.querySelectorAll("input[name=group]").forEach(function (input) { input.value = place ? place.group : ""; });
+    document.querySelectorAll("input[name=index]").forEach(function (input) { input.value = place ? place.index : ""; });
     document.querySelectorAll("input[name=cards]").forEach(function (input) { input.value = sel.join(" "); });
     document.querySelectorAll("input[name=melds]").forEach(function (input) { input.value = JSON.stringify([sel]); });
     document.querySelectorAll("input[name=groups]").forEach(function (input) {
       // A show sends the 13 other cards: the selected one goes to the finish slot.
-      if (input.form && input.form.querySelector("input[name=finish_card]") && sel.length === 1) {
-        let removed = false;
-        const rest = currentGroups().map(function (g) {
-          return g.filter(function (code) {
-            if (!removed && code === sel[0]) { removed = true; return false; }
-            return true;
-          });
+      if (input.form && input.form.querySelector("input[name=finish_card]") && place) {
+        // The very copy selected goes to the finish slot, never its twin inside a meld.
+        const rest = currentGroups().map(function (g, gi) {
+          return g.filter(function (code, ci) { return !(gi === place.group && ci === place.index); });
         }).filter(function (g) { return g.length > 0; });
         input.value = JSON.stringify(rest);
       } else {

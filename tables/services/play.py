@@ -9,7 +9,7 @@ from typing import Any
 
 from django.db import transaction
 
-from ..engines import PLAYER_ACTIONS
+from ..engines import OPTIONAL_FIELDS, PLAYER_ACTIONS
 from ..models import Deal, Game, GameStatus, Seat
 from ..rules.errors import RulesError
 from ..rules.evaluate import evaluate_hand
@@ -72,7 +72,7 @@ def _player_action(ctx: Ctx, *, seat_no: int, action: Any, payload: Any) -> Any:
     extra = set(payload) - keys
     if extra:
         raise ActionNotAllowed(f"Unexpected fields for {action}: {', '.join(sorted(extra))}.")
-    missing = keys - set(payload) - {"end"}
+    missing = keys - set(payload) - OPTIONAL_FIELDS
     if missing:
         raise ActionNotAllowed(f"Missing fields for {action}: {', '.join(sorted(missing))}.")
     return engine_action(ctx, action, seat=seat_no, **payload)

@@ -60,12 +60,30 @@ class PickOpen(ActionRecord):
 
 @dataclass(frozen=True)
 class Discard(ActionRecord):
+    """Throw ``card``. With two packs a hand can hold two copies: ``group`` and ``index`` name
+    the copy (its place in the player's groups); without them a loose copy goes before one
+    inside a valid meld."""
+
     type: ClassVar[str] = "discard"
     seat: int
     card: Card
+    group: int | None = None
+    index: int | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "card", parse_card(self.card))
+        for name in ("group", "index"):
+            value = getattr(self, name)
+            if value is not None and (
+                not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 64
+            ):
+                raise InvalidMove(f"the card's place must be a small whole number, not {value!r}")
+
+    @property
+    def at(self) -> tuple[int, int] | None:
+        if self.group is None or self.index is None:
+            return None
+        return (self.group, self.index)
 
 
 @dataclass(frozen=True)

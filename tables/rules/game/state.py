@@ -12,6 +12,7 @@ from .. import scoring
 from ..cards import SUITS, Card
 from ..errors import InvalidMove, RulesError
 from ..machine import decode_fields, encode_fields
+from ..melds import MeldSettings, classify_group
 from ..settings import GameSettings
 from .actions import Groups
 from .events import Event
@@ -198,16 +199,34 @@ def remove_one(cards: Sequence[Card], card: Card) -> tuple[Card, ...]:
     return tuple(items)
 
 
-def remove_from_groups(groups: Groups, card: Card) -> Groups:
-    result: list[tuple[Card, ...]] = []
-    done = False
-    for group in groups:
-        if not done and card in group:
-            group = remove_one(group, card)
-            done = True
-        if group:
-            result.append(group)
-    return tuple(result)
+def remove_from_groups(
+    groups: Groups,
+    card: Card,
+    *,
+    cut: Card | None,
+    meld: MeldSettings,
+    at: tuple[int, int] | None = None,
+) -> Groups:
+    """``groups`` without one copy of ``card``. With two packs a hand can hold two copies: the
+    copy at ``at`` (group, index) when the player named it and it is there; else a loose copy
+    (in a group that is not a valid meld, the last such one: the card just drawn stays loose
+    until it is moved) before one inside a valid meld. A meld the player built is never broken
+    unless the player names that copy."""
+    places = [(g, i) for g, group in enumerate(groups) for i, c in enumerate(group) if c == card]
+    if not places:
+        raise InvalidMove(f"you do not hold {card.code}")
+    if at is not None and at in places:
+        chosen = at
+    else:
+        loose = [
+            (g, i)
+            for g, i in places
+            if cut is None or not classify_group(groups[g], cut, settings=meld).is_meld
+        ]
+        chosen = (loose or places)[-1]
+    g, i = chosen
+    result = [*groups[:g], (*groups[g][:i], *groups[g][i + 1 :]), *groups[g + 1 :]]
+    return tuple(group for group in result if group)
 
 
 def same_cards(groups: Groups, cards: Iterable[Card]) -> bool:

@@ -174,12 +174,20 @@ def _pick_open(state: GameState, action: Any, now: float, log: EventLog) -> Game
 
 
 def _discard_card(
-    state: GameState, d: Deal, hand: Hand, card: Card, *, auto: bool, log: EventLog
+    state: GameState,
+    d: Deal,
+    hand: Hand,
+    card: Card,
+    *,
+    auto: bool,
+    log: EventLog,
+    at: tuple[int, int] | None = None,
 ) -> GameState:
+    groups = remove_from_groups(hand.groups, card, cut=d.cut_card, meld=state.settings.meld, at=at)
     hand = replace(
         hand,
         cards=remove_one(hand.cards, card),
-        groups=remove_from_groups(hand.groups, card),
+        groups=groups,
         turns=hand.turns + 1,
     )
     d = replace(
@@ -198,7 +206,7 @@ def _discard(state: GameState, action: Any, now: float, log: EventLog) -> GameSt
     d, hand = _on_turn(state, action.seat)
     require(d.picked is not None, "pick a card before you discard")
     require(action.card in hand.cards, f"you do not hold {action.card.code}")
-    state = _discard_card(state, d, hand, action.card, auto=False, log=log)
+    state = _discard_card(state, d, hand, action.card, auto=False, log=log, at=action.at)
     return _next_turn(state, action.seat, now, log)
 
 
