@@ -19,9 +19,8 @@ POOL_MAX = 4
 APP_NAME = "rummy-pool-test"
 
 
+@pytest.mark.postgres
 def test_postgres_settings_use_the_pool_and_no_persistent_connections():
-    if not settings.DATABASE_IS_POSTGRES:
-        pytest.skip("the embedded default (SQLite) has no pool")
     database = settings.DATABASES["default"]
     assert database["CONN_MAX_AGE"] == 0
     pool = database["OPTIONS"]["pool"]
