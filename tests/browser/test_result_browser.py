@@ -131,3 +131,36 @@ def test_a_wrong_show_through_the_page_shows_its_reason_on_the_result_sheet(
     page.screenshot(path=str(shot))
     assert shot.read_bytes()[16:24] == (1280).to_bytes(4, "big") + (800).to_bytes(4, "big")
     context.close()
+
+
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+
+
+def test_classic_sort_orders_the_hand_by_rank_or_suit_and_remembers_it(
+    page, transactional_db, live_server_url
+):
+    from ledger.services import wallet_deposit
+    from tests.browser.test_table_browser import _hand_codes, _practice_table
+
+    user = get_user_model().objects.create_user(username="meera", password=PASSWORD)
+    wallet_deposit(user=user, currency="practice", amount=1000, idempotency_key="t:fund:sort")
+    _practice_table("Browser classic", "classic")
+    login(page, "meera", PASSWORD)
+    page.locator("tr.lobby-row", has_text="Browser classic").locator("button").click()
+    page.wait_for_selector("#my-hand .pcard")
+    cards = _hand_codes(page)
+    assert page.locator("#sort-hand").inner_text() == "Sort by rank"
+    page.click("#sort-hand")
+    by_rank = _hand_codes(page)
+    assert sorted(by_rank) == sorted(cards)
+    ranks = [RANKS.index(code[:-1]) for code in by_rank]
+    assert ranks == sorted(ranks)
+    assert page.locator("#sort-hand").inner_text() == "Sort by suit"
+    # A re-fetch (here a reload) keeps the player's order.
+    page.reload()
+    page.wait_for_selector("#my-hand .pcard")
+    ranks = [RANKS.index(code[:-1]) for code in _hand_codes(page)]
+    assert ranks == sorted(ranks)
+    page.click("#sort-hand")
+    suits = [code[-1] for code in _hand_codes(page)]
+    assert suits == sorted(suits, key="SHCD".index)
