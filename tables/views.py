@@ -94,7 +94,7 @@ def table_join(request: HttpRequest, table_id: int) -> HttpResponse:
     try:
         services.table_join(table=table, user=request.user)
     except (services.TableError, ValueError) as exc:
-        messages.error(request, str(exc))
+        messages.error(request, presenters.player_words(str(exc)))
         return redirect("lobby")
     return redirect("table", table_id=table.pk)
 
@@ -106,7 +106,7 @@ def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
     try:
         services.table_leave(table=table, user=request.user)
     except (services.TableError, ValueError) as exc:
-        messages.error(request, str(exc))
+        messages.error(request, presenters.player_words(str(exc)))
         return redirect("table", table_id=table.pk)
     messages.success(request, "You left the table.")
     return redirect("lobby")
@@ -239,7 +239,7 @@ def table_act(request: HttpRequest, table_id: int) -> HttpResponse:
         status = 400
     if not request.htmx:
         if error:
-            messages.error(request, error)
+            messages.error(request, presenters.player_words(error))
         return redirect("table", table_id=table.pk)
     context = _viewer_context(request, table)
     context["error"] = error

@@ -302,3 +302,17 @@ def test_the_card_just_picked_is_marked_in_the_hand(client, two):
     html = client.get(reverse("table", args=[two.table.pk])).content.decode()
     marked = re.findall(r'class="pcard[^"]*\bpicked\b[^"]*" data-code="([^"]+)"', html)
     assert marked == [picked]
+
+
+def test_a_refusal_without_htmx_is_in_a_players_words(client, two):
+    """Without htmx the refusal goes to the page's messages, in the same words as the partial:
+    no seat numbers or card codes."""
+    client.force_login(two.users[2])  # seat 1 is on turn
+    url = reverse("table_act", args=[two.table.pk])
+    response = client.post(
+        url, {"action": "pick_closed", "version": two.game().version}, follow=True
+    )
+    html = response.content.decode()
+    assert "message-error" in html
+    assert "not your turn" in html.lower()
+    assert "seat 1" not in html.lower() and "seat 2" not in html.lower()
