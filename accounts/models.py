@@ -1,17 +1,34 @@
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.db.models import Q
+from django.utils import timezone
 
 
 class User(AbstractUser):
-    """A player, staff member or support agent. ``display_name`` is shown at the tables."""
+    """A player, staff member or support agent. ``display_name`` is shown at the tables.
+
+    Responsible play: ``age_confirmed_at`` is when the player confirmed being 18 or older (at
+    sign-up while money games are on); ``identity_verified`` (and its date) is set by staff and
+    is required to withdraw cash. Deposit limits and self-exclusions are kept as histories
+    (``DepositLimit``, ``SelfExclusion``)."""
 
     display_name = models.CharField(
         max_length=40,
         blank=True,
         help_text="The name other players see at the table. Defaults to the username.",
     )
+    age_confirmed_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the player confirmed being 18 or older."
+    )
+    identity_verified = models.BooleanField(
+        default=False, help_text="Staff checked the player's identity: cash may be withdrawn."
+    )
+    identity_verified_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         permissions = [
@@ -24,3 +41,70 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.public_name
+
+
+class LimitPeriod(models.TextChoices):
+    DAILY = "daily", "Daily"
+    MONTHLY = "monthly", "Monthly"
+
+
+class DepositLimit(models.Model):
+    """One limit the player set (``amount`` in paise; empty = no limit). Rows are never changed:
+    the limit in force for a period is the most recently set row whose ``effective_at`` has
+    come. A lower limit (or a first one) is effective at once, a higher one (or removing it)
+    after the cooling-off (24 hours)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="deposit_limits"
+    )
+    period = models.CharField(max_length=8, choices=LimitPeriod.choices)
+    amount = models.BigIntegerField(null=True, blank=True, help_text="Paise; empty: no limit.")
+    set_at = models.DateTimeField(default=timezone.now)
+    effective_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["-set_at", "-id"]
+        constraints: ClassVar[list[Any]] = [
+            models.CheckConstraint(
+                condition=Q(amount__isnull=True) | Q(amount__gte=0),
+                name="accounts_deposit_limit_not_negative",
+            ),
+            models.CheckConstraint(
+                condition=Q(period__in=LimitPeriod.values), name="accounts_deposit_limit_period"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        shown = "no limit" if self.amount is None else f"{self.amount / 100:.2f} rupees"
+        return f"{self.user} {self.period}: {shown} from {self.effective_at:%Y-%m-%d %H:%M}"
+
+
+class SelfExclusionPeriod(models.TextChoices):
+    DAY = "1d", "1 day"
+    WEEK = "7d", "7 days"
+    MONTH = "30d", "30 days"
+    HALF_YEAR = "6m", "6 months"
+
+
+class SelfExclusion(models.Model):
+    """A player's self-exclusion from money games (no cash tables, no deposits; withdrawals
+    stay possible) from ``started_at`` to ``ends_at``. It cannot be shortened or undone."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="self_exclusions"
+    )
+    period = models.CharField(max_length=4, choices=SelfExclusionPeriod.choices)
+    started_at = models.DateTimeField(default=timezone.now)
+    ends_at = models.DateTimeField()
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["-ends_at", "-id"]
+        constraints: ClassVar[list[Any]] = [
+            models.CheckConstraint(
+                condition=Q(ends_at__gt=models.F("started_at")),
+                name="accounts_self_exclusion_ends_after_start",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} excluded until {self.ends_at:%Y-%m-%d %H:%M}"

@@ -19,6 +19,7 @@ from .currencies import format_amount
 from .errors import LedgerError
 from .forms import AdjustmentForm, ReversalForm
 from .models import Account, AccountKind, Entry, Transaction
+from .payments.admin import adjust_player_view  # registers the cashier's admin too
 from .selectors import transaction_is_reversible
 
 
@@ -82,7 +83,14 @@ class AccountAdmin(ReadOnlyAdmin):
                 "<int:pk>/adjust/",
                 self.admin_site.admin_view(self.adjust_view),
                 name="ledger_account_adjust",
-            )
+            ),
+            path(
+                "adjust-player/",
+                self.admin_site.admin_view(
+                    lambda request: adjust_player_view(self.admin_site, request)
+                ),
+                name="ledger_account_adjust_player",
+            ),
         ]
         return custom + super().get_urls()
 

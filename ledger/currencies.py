@@ -75,3 +75,16 @@ def format_amount(amount: int, currency: str) -> str:
     if units == 1 and suffix.endswith("s"):
         suffix = suffix[:-1]  # "1 chip"
     return f"{sign}{info.prefix}{number}{suffix}"
+
+
+def money_games_on() -> bool:
+    """``settings.MONEY_GAMES``: with it off the whole site runs on practice chips (no cash
+    tables, no cash wallet in the header, the cashier refuses)."""
+    from django.conf import settings
+
+    return bool(getattr(settings, "MONEY_GAMES", True))
+
+
+def currencies_shown() -> tuple[str, ...]:
+    """The currencies a player sees: practice only when money games are off."""
+    return CURRENCY_ORDER if money_games_on() else ("practice",)

@@ -80,3 +80,16 @@ class ReversalForm(forms.Form):
         if not reason:
             raise forms.ValidationError("A reason is required.")
         return reason
+
+
+class RupeesForm(forms.Form):
+    """An amount of cash a player types in rupees (``500`` or ``499.50``), read with the same
+    strict parser as the staff forms: digits 0-9, at most two decimals, not huge, above zero."""
+
+    amount = forms.CharField(max_length=24, label="Amount in rupees (₹)")
+
+    def clean_amount(self) -> int:
+        amount = to_minor_units(self.cleaned_data["amount"], "cash")
+        if amount <= 0:
+            raise forms.ValidationError("Enter an amount above ₹0.00.")
+        return amount

@@ -6,10 +6,14 @@ zero, all in the transaction's currency. An entry's amount is added to its accou
 new reversing transaction. The database enforces all of this itself (constraints here, triggers
 in migration 0002); the model methods below only give an early, readable error.
 
-Sign convention: player wallets, pots, the platform fee account and the withdrawals account hold
-non-negative balances; the deposits account goes negative by the money that came in from
-outside, and the adjustments account carries the opposite of every staff credit/debit, so every
-currency sums to exactly zero across all accounts.
+Sign convention: player wallets, pots, the platform fee account, the withdrawals account and the
+pending-withdrawals account hold non-negative balances; the deposits account (demo funding,
+practice chips) and the provider clearing account (verified payments) go negative by the money
+that came in from outside, and the adjustments account carries the opposite of every staff
+credit/debit, so every currency sums to exactly zero across all accounts.
+
+Deposit and withdrawal *requests* (``ledger/payments/models.py``) are not money: they carry a
+status and a history, and point at the transactions that moved the money.
 """
 
 from __future__ import annotations
@@ -32,6 +36,10 @@ class AccountKind(models.TextChoices):
     DEPOSITS = "deposits", "House: deposits (money in)"
     WITHDRAWALS = "withdrawals", "House: withdrawals (money out)"
     ADJUSTMENTS = "adjustments", "House: staff adjustments"
+    # What payment providers owe the house: goes negative by every verified deposit.
+    CLEARING = "clearing", "House: payment provider clearing"
+    # Withdrawals requested and held, waiting for staff to approve (paid out) or reject.
+    PENDING_PAYOUTS = "pending_payouts", "House: pending withdrawals"
 
 
 HOUSE_KINDS: tuple[str, ...] = (
@@ -39,9 +47,15 @@ HOUSE_KINDS: tuple[str, ...] = (
     AccountKind.DEPOSITS,
     AccountKind.WITHDRAWALS,
     AccountKind.ADJUSTMENTS,
+    AccountKind.CLEARING,
+    AccountKind.PENDING_PAYOUTS,
 )
 # Accounts whose balance may never go below zero (database CHECK on the cached balance).
-NON_NEGATIVE_KINDS: tuple[str, ...] = (AccountKind.WALLET, AccountKind.POT)
+NON_NEGATIVE_KINDS: tuple[str, ...] = (
+    AccountKind.WALLET,
+    AccountKind.POT,
+    AccountKind.PENDING_PAYOUTS,
+)
 
 
 class TransactionKind(models.TextChoices):
@@ -54,6 +68,8 @@ class TransactionKind(models.TextChoices):
     SETTLEMENT = "settlement", "Settlement"
     ADJUSTMENT = "adjustment", "Adjustment"
     REVERSAL = "reversal", "Reversal"
+    WITHDRAW_HOLD = "withdraw_hold", "Withdrawal requested (held)"
+    WITHDRAW_RETURN = "withdraw_return", "Withdrawal rejected (returned)"
 
 
 STAFF_KINDS: tuple[str, ...] = (TransactionKind.ADJUSTMENT, TransactionKind.REVERSAL)
@@ -268,3 +284,49 @@ class Entry(AppendOnlyModel):
     @property
     def balance_after_display(self) -> str:
         return format_amount(self.balance_after, self.currency)
+
+
+class PracticeChipsPolicy(models.Model):
+    """The daily free practice chips, set by staff in the admin (one row; defaults from the
+    settings ``LEDGER_PRACTICE_TOPUP_AMOUNT`` / ``LEDGER_PRACTICE_TOPUP_BELOW`` until saved):
+    once per calendar day a player whose practice balance is below ``balance_cap`` may take
+    ``daily_amount`` chips."""
+
+    daily_amount = models.PositiveIntegerField(help_text="Chips given by one daily top-up.")
+    balance_cap = models.PositiveIntegerField(
+        help_text="A top-up is given only while the practice balance is below this."
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = "practice chips policy"
+        verbose_name_plural = "practice chips policy"
+
+    def __str__(self) -> str:
+        return (
+            f"{format_amount(self.daily_amount, 'practice')} a day below "
+            f"{format_amount(self.balance_cap, 'practice')}"
+        )
+
+
+from .payments.models import (  # noqa: E402  (the payments requests belong to this app)
+    Deposit,
+    DepositEvent,
+    SandboxPayment,
+    Withdrawal,
+    WithdrawalEvent,
+)
+
+__all__ = [
+    "Account",
+    "AccountKind",
+    "Deposit",
+    "DepositEvent",
+    "Entry",
+    "PracticeChipsPolicy",
+    "SandboxPayment",
+    "Transaction",
+    "TransactionKind",
+    "Withdrawal",
+    "WithdrawalEvent",
+]

@@ -12,7 +12,12 @@ Ledger-only checks (always run):
 * ``running_balances``: every entry's ``balance_after`` equals the running sum of its account;
 * ``non_negative``: no player wallet and no pot below zero;
 * ``closed_pots_empty``: a pot closed by a payout, settlement or cancellation holds nothing;
-* ``reversals_mirror``: every reversal is the exact opposite of the transaction it reverses.
+* ``reversals_mirror``: every reversal is the exact opposite of the transaction it reverses;
+* ``provider_clearing``: the clearing account is minus the sum of the paid deposits, each paid
+  deposit has its one deposit transaction of its amount, and no clearing posting lacks a paid
+  deposit;
+* ``pending_withdrawals``: the pending-withdrawals account holds exactly the pending requests,
+  and every request has its hold (and its payout or return once decided) of its amount.
 
 Game checks need facts the ledger does not own. The tables app supplies them without the ledger
 importing it: in its ``AppConfig.ready()`` it registers a provider of ``PotFacts``::
@@ -43,6 +48,8 @@ from django.db.models.functions import Coalesce
 
 from .currencies import format_amount
 from .models import NON_NEGATIVE_KINDS, Account, AccountKind, Entry, Transaction, TransactionKind
+from .payments.models import Deposit, DepositStatus, Withdrawal
+from .payments.selectors import deposits_paid_total, withdrawals_pending_total
 from .selectors import closing_counts, entry_fee_counts, pot_balances
 
 
@@ -213,6 +220,65 @@ def check_reversals_mirror() -> Iterator[Discrepancy]:
             )
 
 
+def check_provider_clearing() -> Iterator[Discrepancy]:
+    paid_total = deposits_paid_total()
+    clearing = Account.objects.filter(kind=AccountKind.CLEARING, currency="cash").first()
+    balance = clearing.balance if clearing is not None else 0
+    if balance != -paid_total:
+        yield Discrepancy(
+            "provider_clearing",
+            f"the clearing account holds {format_amount(balance, 'cash')}, paid deposits total "
+            f"{format_amount(paid_total, 'cash')} (expected the opposite)",
+        )
+    credited = dict(
+        Entry.objects.filter(account__kind=AccountKind.CLEARING).values_list(
+            "transaction_id", "amount"
+        )
+    )
+    for reference, amount, tx_id in Deposit.objects.filter(status=DepositStatus.PAID).values_list(
+        "reference", "amount", "transaction_id"
+    ):
+        if credited.pop(tx_id, None) != -amount:
+            yield Discrepancy(
+                "provider_clearing", f"paid deposit {reference} has no credit of its amount"
+            )
+    for tx_id in credited:
+        yield Discrepancy(
+            "provider_clearing", f"transaction {tx_id} moved clearing money for no paid deposit"
+        )
+
+
+def check_pending_withdrawals() -> Iterator[Discrepancy]:
+    pending_total = withdrawals_pending_total()
+    account = Account.objects.filter(kind=AccountKind.PENDING_PAYOUTS, currency="cash").first()
+    balance = account.balance if account is not None else 0
+    if balance != pending_total:
+        yield Discrepancy(
+            "pending_withdrawals",
+            f"the pending-withdrawals account holds {format_amount(balance, 'cash')}, pending "
+            f"requests total {format_amount(pending_total, 'cash')}",
+        )
+    legs: dict[str, int] = dict(
+        Entry.objects.filter(account__kind=AccountKind.PENDING_PAYOUTS).values_list(
+            "transaction__idempotency_key", "amount"
+        )
+    )
+    for pk, amount, status in Withdrawal.objects.values_list("pk", "amount", "status"):
+        if legs.get(f"withdrawal:{pk}:hold") != amount:
+            yield Discrepancy("pending_withdrawals", f"withdrawal {pk} has no hold of its amount")
+        released = {
+            step: legs[f"withdrawal:{pk}:{step}"]
+            for step in ("approve", "reject")
+            if f"withdrawal:{pk}:{step}" in legs
+        }
+        expected = {"approved": {"approve": -amount}, "rejected": {"reject": -amount}}
+        if released != expected.get(status, {}):
+            yield Discrepancy(
+                "pending_withdrawals",
+                f"withdrawal {pk} is {status} but the ledger released {released or 'nothing'}",
+            )
+
+
 LEDGER_CHECKS: dict[str, ReconcileCheck] = {
     "currency_sums": check_currency_sums,
     "transactions_balanced": check_transactions_balanced,
@@ -221,6 +287,8 @@ LEDGER_CHECKS: dict[str, ReconcileCheck] = {
     "non_negative": check_non_negative,
     "closed_pots_empty": check_closed_pots_empty,
     "reversals_mirror": check_reversals_mirror,
+    "provider_clearing": check_provider_clearing,
+    "pending_withdrawals": check_pending_withdrawals,
 }
 
 

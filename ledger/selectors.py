@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count, QuerySet, Sum
 
-from .currencies import CURRENCY_INFO, CURRENCY_ORDER, format_amount
+from .currencies import CURRENCY_INFO, currencies_shown, format_amount
 from .models import Account, AccountKind, Entry, Transaction, TransactionKind
 
 if TYPE_CHECKING:
@@ -127,7 +127,8 @@ def closing_counts(*, refs: Iterable[str]) -> dict[str, int]:
 
 def wallet_balances_for_header(*, user: Any) -> list[dict[str, Any]]:
     """Every currency with the player's balance, for the page header:
-    ``[{"currency": "cash", "amount": 1250, "display": "₹12.50"}, ...]``."""
+    ``[{"currency": "cash", "amount": 1250, "display": "₹12.50"}, ...]``. With money games
+    off (``settings.MONEY_GAMES``) only practice chips."""
     if user is None or not getattr(user, "is_authenticated", False):
         return []
     balances = dict(
@@ -142,7 +143,7 @@ def wallet_balances_for_header(*, user: Any) -> list[dict[str, Any]]:
             "amount": int(balances.get(code, 0)),
             "display": format_amount(int(balances.get(code, 0)), code),
         }
-        for code in CURRENCY_ORDER
+        for code in currencies_shown()
     ]
 
 

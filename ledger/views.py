@@ -1,8 +1,8 @@
-"""The player's wallet page: balances per currency and a paginated statement."""
+"""The player's wallet page: balances per currency, a paginated statement, the daily practice
+chips and (while money games are on) the cashier: deposits and withdrawals with their status."""
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -12,37 +12,40 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from . import selectors, services
-from .currencies import CURRENCY_INFO, CURRENCY_ORDER
+from .currencies import CURRENCY_INFO, currencies_shown, money_games_on
 from .errors import LedgerError
-from .models import AccountKind, Transaction, TransactionKind
+from .forms import RupeesForm
+from .payments.selectors import deposits_for_player, withdrawals_for_player
 
 STATEMENT_PAGE_SIZE = 25
 
 
-def practice_topup_amount() -> int:
-    return int(getattr(settings, "LEDGER_PRACTICE_TOPUP_AMOUNT", 10_000))
-
-
-def practice_topup_below() -> int:
-    return int(getattr(settings, "LEDGER_PRACTICE_TOPUP_BELOW", 1_000))
-
-
 @login_required
 def wallet(request: HttpRequest) -> HttpResponse:
-    currency = request.GET.get("currency", CURRENCY_ORDER[0])
-    if currency not in CURRENCY_INFO:
-        currency = CURRENCY_ORDER[0]
-    balances = selectors.wallet_balances_for_header(user=request.user)
+    shown = currencies_shown()
+    currency = request.GET.get("currency", shown[0])
+    if currency not in shown:
+        currency = shown[0]
+    balances = [
+        b for b in selectors.wallet_balances_for_header(user=request.user) if b["currency"] in shown
+    ]
     statement = selectors.wallet_statement(user=request.user, currency=currency)
     page = Paginator(statement, STATEMENT_PAGE_SIZE).get_page(request.GET.get("page"))
     practice = next(b for b in balances if b["currency"] == "practice")
+    policy = services.practice_policy()
+    cashier = money_games_on() and currency == "cash"
     context = {
         "balances": balances,
         "currency": currency,
         "currency_label": CURRENCY_INFO[currency].label,
         "page_obj": page,
-        "can_top_up": practice["amount"] < practice_topup_below(),
-        "topup_amount": selectors.format_amount(practice_topup_amount(), "practice"),
+        "can_top_up": practice["amount"] < policy.balance_cap,
+        "topup_amount": selectors.format_amount(policy.daily_amount, "practice"),
+        "cashier": cashier,
+        "deposit_form": RupeesForm(auto_id="deposit_%s") if cashier else None,
+        "withdraw_form": RupeesForm(auto_id="withdraw_%s") if cashier else None,
+        "deposits": deposits_for_player(user=request.user) if cashier else [],
+        "withdrawals": withdrawals_for_player(user=request.user) if cashier else [],
     }
     return render(request, "ledger/wallet.html", context)
 
@@ -50,32 +53,12 @@ def wallet(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def practice_topup(request: HttpRequest) -> HttpResponse:
-    """Free practice chips when the practice wallet runs low. The key counts earlier top-ups,
-    so a double submit posts once."""
-    user = request.user
-    balance = selectors.wallet_balance(user=user, currency="practice")
-    if balance >= practice_topup_below():
-        messages.error(request, "Practice chips are topped up only when you are running low.")
-        return redirect(f"{reverse('wallet')}?currency=practice")
-    done = Transaction.objects.filter(
-        kind=TransactionKind.DEPOSIT,
-        currency="practice",
-        entries__account__kind=AccountKind.WALLET,
-        entries__account__user=user,
-    ).count()
+    """The daily free practice chips (once a day, below the staff's cap; race-safe)."""
     try:
-        services.wallet_deposit(
-            user=user,
-            currency="practice",
-            amount=practice_topup_amount(),
-            idempotency_key=f"topup:practice:user:{user.pk}:{done + 1}",
-            memo="Practice chips top-up",
-        )
+        tx = services.practice_chips_top_up_daily(user=request.user)
     except LedgerError as error:
         messages.error(request, error.message)
     else:
-        messages.success(
-            request,
-            f"{selectors.format_amount(practice_topup_amount(), 'practice')} added.",
-        )
+        amount = sum(e.amount for e in tx.entries.all() if e.account.user_id == request.user.pk)
+        messages.success(request, f"{selectors.format_amount(amount, 'practice')} added.")
     return redirect(f"{reverse('wallet')}?currency=practice")

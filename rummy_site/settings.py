@@ -323,3 +323,23 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {"django.channels.server": {"level": "WARNING"}},
 }
+
+# --- Money in and out (README, "Money in and out") ---------------------------------------------
+# MONEY_GAMES=0 runs the whole site on practice chips: no cash tables in the lobby or in the
+# admin's table creation, no cash wallet in the header, and every cash endpoint refuses. On by
+# default so the demo shows cash tables; switch it off where online money games are not allowed.
+MONEY_GAMES = env_bool("MONEY_GAMES", True)
+# Payment providers (name -> class); new deposits use PAYMENTS_PROVIDER.
+PAYMENTS_PROVIDERS = {"sandbox": "ledger.payments.sandbox.SandboxProvider"}
+PAYMENTS_PROVIDER = os.environ.get("PAYMENTS_PROVIDER", "sandbox")
+# The sandbox signs its callbacks with HMAC-SHA256 under this secret; in production set a real
+# one (or leave the sandbox unused): without a secret every sandbox callback is refused.
+PAYMENTS_SANDBOX_SECRET = os.environ.get(
+    "PAYMENTS_SANDBOX_SECRET", "" if PRODUCTION else "sandbox-development-secret"
+)
+PAYMENTS_SANDBOX_DUPLICATE_RATE = float(os.environ.get("PAYMENTS_SANDBOX_DUPLICATE_RATE", "0.3"))
+PAYMENTS_SANDBOX_LATE_RATE = float(os.environ.get("PAYMENTS_SANDBOX_LATE_RATE", "0.3"))
+PAYMENTS_SANDBOX_DELAY_S = float(os.environ.get("PAYMENTS_SANDBOX_DELAY_S", "2"))
+PAYMENTS_MAX_DEPOSIT = int(os.environ.get("PAYMENTS_MAX_DEPOSIT", "10000000"))  # paise
+# The player's own rules (limits, self-exclusion, identity) as the cashier reads them.
+PAYMENTS_PLAYER_POLICY = "accounts.selectors.player_money_policy"

@@ -8,5 +8,6 @@ urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("accounts/", include("accounts.urls")),
     path("wallet/", include("ledger.urls")),
+    path("payments/", include("ledger.payments.urls")),
     path("", include("tables.urls")),
 ]

@@ -25,6 +25,8 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
+from ledger.currencies import money_games_on
+
 from . import selectors, services
 from .inputs import AsciiFloatField, AsciiIntegerField, LimitedJSONField
 from .models import (
@@ -157,6 +159,12 @@ class TableTemplateAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         except ValueError as exc:
             return format_html("<strong>Not playable:</strong> {}", exc)
 
+    def formfield_for_choice_field(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        if db_field.name == "currency" and not money_games_on():
+            # Chips-only mode (MONEY_GAMES off): templates are practice only.
+            kwargs["choices"] = [c for c in db_field.choices if c[0] != "cash"]
+        return super().formfield_for_choice_field(db_field, request, **kwargs)
+
     @admin.action(description="Create a table from each selected template")
     def make_table(self, request: HttpRequest, queryset: QuerySet[TableTemplate]) -> None:
         for template in queryset:
@@ -246,6 +254,13 @@ class TableForm(forms.ModelForm):  # type: ignore[type-arg]
     class Meta:
         model = Table
         fields = ("template", "name")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not money_games_on() and "template" in self.fields:
+            # Chips-only mode (MONEY_GAMES off): no table from a cash template.
+            field = self.fields["template"]
+            field.queryset = field.queryset.exclude(currency="cash")  # type: ignore[attr-defined]
 
 
 @admin.register(Table)

@@ -15,6 +15,8 @@ from typing import Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 
+from ledger.currencies import money_games_on
+
 from .engines import PLAYER_ACTIONS, engine_of
 from .models import LIVE_GAME_STATUSES, Deal, Game, GameStatus, Move, Seat, Table, TableStatus
 
@@ -41,6 +43,8 @@ def lobby_tables(*, include_closed: bool = False) -> list[dict[str, Any]]:
     )
     if not include_closed:
         tables = tables.exclude(status=TableStatus.CLOSED).filter(template__is_active=True)
+    if not money_games_on():
+        tables = tables.exclude(template__currency="cash")  # chips-only mode
     table_list = list(tables)
     games = _live_games(t.pk for t in table_list)
     taken = dict(

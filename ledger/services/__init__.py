@@ -26,6 +26,8 @@ Modules (import the functions from ``ledger.services``, not from the modules):
 * ``pots``: ``pot_hold_entry``, ``pot_hold_rejoin``, ``pot_refund_entry``, ``pot_payout``,
   ``pot_settle``, ``pot_cancel_refund``;
 * ``corrections``: ``wallet_adjust``, ``transaction_reverse`` (staff, with a reason);
+* ``cashier``: ``wallet_deposit_cleared`` (a verified deposit), ``withdrawal_hold``,
+  ``withdrawal_pay_out``, ``withdrawal_return``, ``practice_chips_top_up_daily``;
 * ``_posting`` (private): account locking (``accounts_lock``), idempotency, the double-entry
   write; ``_checks`` (private): argument checks and request fingerprints.
 """
@@ -35,6 +37,16 @@ from __future__ import annotations
 from ..db import retry_on_conflict
 from ._checks import MAX_AMOUNT
 from ._posting import accounts_lock
+from .cashier import (
+    PracticeTopUpRefused,
+    practice_chips_top_up_daily,
+    practice_policy,
+    practice_topup_key,
+    wallet_deposit_cleared,
+    withdrawal_hold,
+    withdrawal_pay_out,
+    withdrawal_return,
+)
 from .corrections import transaction_reverse, wallet_adjust
 from .pots import (
     pot_cancel_refund,
@@ -48,6 +60,7 @@ from .wallets import wallet_deposit, wallet_get_or_create, wallet_withdraw
 
 __all__ = [
     "MAX_AMOUNT",
+    "PracticeTopUpRefused",
     "accounts_lock",
     "pot_cancel_refund",
     "pot_hold_entry",
@@ -55,10 +68,17 @@ __all__ = [
     "pot_payout",
     "pot_refund_entry",
     "pot_settle",
+    "practice_chips_top_up_daily",
+    "practice_policy",
+    "practice_topup_key",
     "retry_on_conflict",
     "transaction_reverse",
     "wallet_adjust",
     "wallet_deposit",
+    "wallet_deposit_cleared",
     "wallet_get_or_create",
     "wallet_withdraw",
+    "withdrawal_hold",
+    "withdrawal_pay_out",
+    "withdrawal_return",
 ]

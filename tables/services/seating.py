@@ -5,6 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import timezone
+
+from accounts.selectors import self_exclusion_active
+from ledger.currencies import money_games_on
+
 from ..engines import stake_of, template_settings
 from ..models import BotProfile, Game, GameStatus, Seat, Table, TableStatus, TableTemplate
 from ._context import (
@@ -27,9 +32,11 @@ from .settlement import entry_key, pot_hold, practice_chips_top_up, refund_entry
 
 
 def table_create(*, template: TableTemplate, name: str = "") -> Table:
-    """A new table from ``template`` (staff)."""
+    """A new table from ``template`` (staff). No cash table while money games are off."""
     if not template.is_active:
         raise TableClosed(f"The template {template} is not active.")
+    if template.currency == "cash" and not money_games_on():
+        raise TableClosed("Money games are off on this site: cash tables cannot be opened.")
     template_settings(template)  # refuse unplayable settings early
     table = Table.objects.create(template=template, name=name or template.name)
     if not name:
@@ -66,6 +73,19 @@ def _check_seat_no(seat_no: Any) -> None:
         raise SeatUnavailable(f"There is no seat {seat_no!r} at this table.")
 
 
+def _cash_join_check(user: Any) -> None:
+    """Cash tables refuse everyone while money games are off, and a self-excluded player."""
+    if not money_games_on():
+        raise TableClosed("Money games are off on this site: cash tables take no players.")
+    exclusion = self_exclusion_active(user=user)
+    if exclusion is not None:
+        until = timezone.localtime(exclusion.ends_at)
+        raise SeatUnavailable(
+            f"You have excluded yourself from money games until {until:%d %b %Y %H:%M}: "
+            "cash tables are closed to you until then. Practice tables are open."
+        )
+
+
 def table_join(
     *, table: Table, user: Any, seat_no: int | None = None, now: float | None = None
 ) -> Seat:
@@ -81,6 +101,8 @@ def table_join(
         locked = lock_table(getattr(table, "pk", None))
         if locked.status == TableStatus.CLOSED:
             raise TableClosed("This table is closed.")
+        if locked.template.currency == "cash":
+            _cash_join_check(user)
         ctx = lock_context(table=locked, game_id=_game_open(locked, now), now=now)
         existing = ctx.seat_of(user)
         if existing is not None:

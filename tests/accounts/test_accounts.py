@@ -19,6 +19,7 @@ def test_sign_up_logs_in_and_shows_the_lobby(client):
             "email": "meera@example.com",
             "password1": "tiles-and-tigers-42",
             "password2": "tiles-and-tigers-42",
+            "age_confirmed": "on",  # asked while money games are on (MONEY_GAMES)
         },
     )
     assert response.status_code == 302

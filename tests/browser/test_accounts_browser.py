@@ -9,6 +9,7 @@ def test_a_new_player_signs_up_and_sees_the_lobby(page):
     page.fill("#id_display_name", "Ravi K")
     page.fill("#id_password1", "tiles-and-tigers-42")
     page.fill("#id_password2", "tiles-and-tigers-42")
+    page.check("#id_age_confirmed")
     page.click("button[type=submit]")
     page.wait_for_url("**/")
     assert page.locator("h1").first.inner_text() == "Lobby"

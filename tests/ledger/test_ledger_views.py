@@ -131,7 +131,7 @@ def test_practice_top_up_only_when_low_and_only_once(client, player, settings):
     assert response.status_code == 302
     assert selectors.wallet_balance(user=player, currency="practice") == 10_000
     again = client.post(reverse("wallet_practice_topup"), follow=True)
-    assert "running low" in again.content.decode()
+    assert "for balances under 1,000 chips; you have 10,000 chips" in again.content.decode()
     assert selectors.wallet_balance(user=player, currency="practice") == 10_000
     assert "Get 10,000 chips" not in again.content.decode()
 

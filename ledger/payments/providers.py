@@ -1,0 +1,79 @@
+"""The payment provider interface and the registry of providers.
+
+A provider is a hosted checkout: the site asks it for a checkout of an amount and sends the
+player there; the provider later tells the site what happened through a signed callback to
+``/payments/webhook/<name>/``. The site credits nothing on the player's return, only on a
+verified callback (``services.deposit_callback_apply``).
+
+Providers are named in ``settings.PAYMENTS_PROVIDERS`` (name -> dotted class path) and
+``PAYMENTS_PROVIDER`` picks the one new deposits use. A real gateway (Razorpay, Cashfree,
+PayU, Stripe...) implements the three methods with its API client: see README, "Money in and
+out"."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from django.conf import settings
+from django.utils.module_loading import import_string
+
+from ..errors import LedgerError
+
+
+class CallbackRefused(LedgerError):
+    """A callback that is not proven to come from the provider (bad or missing signature,
+    unreadable body). Logged and answered 400; nothing changes."""
+
+    default_message = "The payment callback was refused."
+
+
+class PaymentsUnavailable(LedgerError):
+    default_message = "Payments are not available."
+
+
+@dataclass(frozen=True)
+class Checkout:
+    """Where to send the player, and the provider's own id of the payment (if any)."""
+
+    url: str
+    provider_payment_id: str = ""
+
+
+@dataclass(frozen=True)
+class PaymentEvent:
+    """A verified statement by the provider about one payment: ``status`` is ``paid``,
+    ``failed`` or ``cancelled``; ``amount`` in paise (checked against the deposit)."""
+
+    reference: str
+    status: str
+    amount: int
+    event_id: str = ""
+
+
+class PaymentProvider(Protocol):
+    name: str
+
+    def checkout_create(self, *, reference: str, amount: int, return_url: str) -> Checkout:
+        """Open a checkout for ``amount`` paise named by our ``reference``."""
+
+    def callback_verify(self, *, body: bytes, headers: Mapping[str, str]) -> PaymentEvent:
+        """Check the callback's signature over the raw body and read it, or raise
+        ``CallbackRefused``."""
+
+    def payment_lookup(self, *, reference: str) -> PaymentEvent | None:
+        """Ask the provider what it knows of a payment (reconciliation, a lost callback)."""
+
+
+def provider_get(name: str) -> Any:
+    paths: dict[str, str] = getattr(
+        settings, "PAYMENTS_PROVIDERS", {"sandbox": "ledger.payments.sandbox.SandboxProvider"}
+    )
+    if name not in paths:
+        raise PaymentsUnavailable(f"Unknown payment provider {name!r}.")
+    return import_string(paths[name])()
+
+
+def provider_default() -> str:
+    return str(getattr(settings, "PAYMENTS_PROVIDER", "sandbox"))

@@ -1,0 +1,314 @@
+"""Writes of the cashier: deposits through a provider and withdrawals approved by staff.
+
+Money moves only through ``ledger.services`` (``wallet_deposit_cleared``, ``withdrawal_hold``,
+``withdrawal_pay_out``, ``withdrawal_return``), each with a key derived from the request, so a
+repeated callback or a double click moves money once. The request rows (``Deposit``,
+``Withdrawal``) carry the status and an event history.
+
+Refusals are ``LedgerError`` subclasses with a message in words and rupees."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from ..currencies import format_amount, money_games_on
+from ..db import retry_on_conflict
+from ..errors import InvalidAmount, LedgerError
+from ..services import (
+    wallet_deposit_cleared,
+    withdrawal_hold,
+    withdrawal_pay_out,
+    withdrawal_return,
+)
+from ..services._checks import check_reason, check_staff
+from .models import (
+    Deposit,
+    DepositEvent,
+    DepositStatus,
+    Withdrawal,
+    WithdrawalEvent,
+    WithdrawalStatus,
+)
+from .policy import player_policy
+from .providers import CallbackRefused, PaymentEvent, provider_default, provider_get
+from .selectors import deposit_total_since, local_day_start, local_month_start
+
+logger = logging.getLogger("ledger.payments")
+
+MIN_DEPOSIT = 100  # ₹1.00
+
+
+class MoneyGamesOff(LedgerError):
+    default_message = "Money games are off on this site: only practice chips are played here."
+
+
+class DepositRefused(LedgerError):
+    default_message = "This deposit cannot be taken."
+
+
+class WithdrawalRefused(LedgerError):
+    default_message = "This withdrawal cannot be made."
+
+
+def money_games_required() -> None:
+    if not money_games_on():
+        raise MoneyGamesOff()
+
+
+def _max_deposit() -> int:
+    return int(getattr(settings, "PAYMENTS_MAX_DEPOSIT", 10_000_000))  # ₹1,00,000.00
+
+
+def _when(moment: datetime) -> str:
+    return f"{timezone.localtime(moment):%d %b %Y %H:%M}"
+
+
+def _check_limit(*, user: Any, amount: int, limit: int | None, since: datetime, when: str) -> None:
+    if limit is None:
+        return
+    left = max(0, limit - deposit_total_since(user=user, since=since))
+    if amount > left:
+        period = "daily" if when == "today" else "monthly"
+        raise DepositRefused(
+            f"That is over your {period} deposit limit of {format_amount(limit, 'cash')}: "
+            f"you can deposit {format_amount(left, 'cash')} more {when}.",
+            left=left,
+            limit=limit,
+        )
+
+
+@retry_on_conflict
+def deposit_start(
+    *, user: Any, amount: int, provider: str | None = None, now: datetime | None = None
+) -> Deposit:
+    """Open a deposit of ``amount`` paise at the provider and return it (pending, with the
+    checkout URL to send the player to). Refused while money games are off, while the player
+    is self-excluded, and over the player's daily or monthly limit (pending and paid deposits
+    count). Nothing is credited here: only a verified callback credits."""
+    money_games_required()
+    if isinstance(amount, bool) or not isinstance(amount, int):
+        raise InvalidAmount("Enter an amount in rupees.")
+    if amount < MIN_DEPOSIT:
+        raise DepositRefused(f"The smallest deposit is {format_amount(MIN_DEPOSIT, 'cash')}.")
+    if amount > _max_deposit():
+        raise DepositRefused(f"The largest deposit is {format_amount(_max_deposit(), 'cash')}.")
+    now = now or timezone.now()
+    name = provider or provider_default()
+    impl = provider_get(name)
+    with transaction.atomic():
+        # One deposit start per player at a time: the limit check and the new row are atomic.
+        locked = get_user_model()._default_manager.select_for_update().get(pk=user.pk)
+        policy = player_policy(user=locked, now=now)
+        if policy.self_excluded_until is not None and policy.self_excluded_until > now:
+            raise DepositRefused(
+                "You have excluded yourself from money games until "
+                f"{_when(policy.self_excluded_until)}: no deposits until then."
+            )
+        _check_limit(
+            user=locked,
+            amount=amount,
+            limit=policy.daily_limit,
+            since=local_day_start(now),
+            when="today",
+        )
+        _check_limit(
+            user=locked,
+            amount=amount,
+            limit=policy.monthly_limit,
+            since=local_month_start(now),
+            when="this month",
+        )
+        deposit = Deposit.objects.create(
+            user=locked,
+            provider=name,
+            reference=f"dep_{secrets.token_hex(12)}",
+            amount=amount,
+            created_at=now,
+            updated_at=now,
+        )
+        checkout = impl.checkout_create(
+            reference=deposit.reference, amount=amount, return_url="/wallet/"
+        )
+        deposit.checkout_url = checkout.url
+        deposit.save(update_fields=["checkout_url"])
+        DepositEvent.objects.create(
+            deposit=deposit, status=deposit.status, detail=f"Checkout opened at {name}", at=now
+        )
+    return deposit
+
+
+def deposit_callback_apply(*, provider: str, body: bytes, headers: Mapping[str, str]) -> Deposit:
+    """Apply a provider's callback: verify its signature over the raw body (a forged or
+    unreadable one is refused with ``CallbackRefused`` and logged), then bring the deposit to
+    what the provider says. ``paid`` credits the wallet with the key
+    ``deposit:<provider>:<reference>``, so any number of deliveries, in any order, credit it
+    exactly once; ``failed``/``cancelled`` credit nothing and never undo a payment."""
+    impl = provider_get(provider)
+    try:
+        event = impl.callback_verify(body=body, headers=headers)
+    except CallbackRefused as error:
+        logger.warning("payments: %s callback refused: %s", provider, error.message)
+        raise
+    return _event_apply(provider=provider, event=event)
+
+
+@retry_on_conflict
+def _event_apply(*, provider: str, event: PaymentEvent) -> Deposit:
+    with transaction.atomic():
+        deposit = (
+            Deposit.objects.select_for_update()
+            .select_related("user")
+            .filter(provider=provider, reference=event.reference)
+            .first()
+        )
+        if deposit is None:
+            logger.warning("payments: %s callback for unknown %r", provider, event.reference)
+            raise CallbackRefused("The callback names no deposit of ours.")
+        if event.amount != deposit.amount:
+            logger.warning(
+                "payments: %s callback for %s says %s, the deposit is %s",
+                provider,
+                deposit.reference,
+                event.amount,
+                deposit.amount,
+            )
+            raise CallbackRefused("The callback amount differs from the deposit.")
+        now = timezone.now()
+        if event.status == DepositStatus.PAID:
+            tx = wallet_deposit_cleared(
+                user=deposit.user,
+                amount=deposit.amount,
+                idempotency_key=f"deposit:{provider}:{deposit.reference}",
+                ref=f"deposit:{deposit.reference}",
+                memo=f"Deposit ({provider})",
+            )
+            if deposit.status == DepositStatus.PAID:
+                detail = "Paid again (a repeated callback): already credited"
+            else:
+                detail = f"Paid: credited to the wallet (transaction #{tx.pk})"
+                if deposit.status != DepositStatus.PENDING:
+                    detail += f", after an earlier {deposit.status} callback"
+                deposit.status = DepositStatus.PAID
+                deposit.transaction = tx
+        elif deposit.status == DepositStatus.PAID:
+            detail = f"A {event.status} callback after the payment: ignored, stays paid"
+        elif deposit.status == event.status:
+            detail = f"{event.status.capitalize()} again (a repeated callback)"
+        else:
+            detail = f"{event.status.capitalize()}: nothing credited"
+            deposit.status = event.status
+        deposit.updated_at = now
+        deposit.save(update_fields=["status", "transaction", "updated_at"])
+        DepositEvent.objects.create(
+            deposit=deposit,
+            status=deposit.status,
+            detail=f"{detail} [{event.event_id}]" if event.event_id else detail,
+            at=now,
+        )
+    return deposit
+
+
+@retry_on_conflict
+def withdrawal_request(*, user: Any, amount: int, now: datetime | None = None) -> Withdrawal:
+    """Ask to withdraw ``amount`` paise of cash. Only a player whose identity staff verified;
+    allowed while self-excluded. The amount is held at once (wallet -> pending withdrawals), so
+    it cannot be played; ``InsufficientFunds`` says what the wallet holds."""
+    money_games_required()
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+        raise InvalidAmount("Enter an amount above ₹0.00.")
+    now = now or timezone.now()
+    policy = player_policy(user=user, now=now)
+    if not policy.identity_verified:
+        raise WithdrawalRefused(
+            "Withdrawals need a verified identity, and our staff have not verified yours yet."
+            " Please contact support."
+        )
+    with transaction.atomic():
+        withdrawal = Withdrawal.objects.create(user=user, amount=amount, created_at=now)
+        withdrawal_hold(
+            user=user,
+            amount=amount,
+            idempotency_key=f"withdrawal:{withdrawal.pk}:hold",
+            ref=withdrawal.ref,
+        )
+        WithdrawalEvent.objects.create(
+            withdrawal=withdrawal,
+            status=withdrawal.status,
+            detail=f"Requested; {withdrawal.amount_display} held from the wallet",
+            at=now,
+        )
+    return withdrawal
+
+
+def _decide(*, withdrawal: Withdrawal, staff_user: Any, reason: str, target: str) -> Withdrawal:
+    staff = check_staff(staff_user)
+    reason = check_reason(reason)
+    with transaction.atomic():
+        locked = Withdrawal.objects.select_for_update().select_related("user").get(pk=withdrawal.pk)
+        if locked.status == target:
+            return locked  # a double submit: decided already, nothing moves again
+        if locked.status != WithdrawalStatus.PENDING:
+            raise WithdrawalRefused(
+                f"This withdrawal was already decided: {locked.get_status_display().lower()}."
+            )
+        key = f"withdrawal:{locked.pk}:{'approve' if target == 'approved' else 'reject'}"
+        if target == WithdrawalStatus.APPROVED:
+            withdrawal_pay_out(
+                amount=locked.amount,
+                idempotency_key=key,
+                ref=locked.ref,
+                staff_user=staff,
+                reason=reason,
+            )
+            detail = f"Approved and paid out: {reason}"
+        else:
+            withdrawal_return(
+                user=locked.user,
+                amount=locked.amount,
+                idempotency_key=key,
+                ref=locked.ref,
+                staff_user=staff,
+                reason=reason,
+            )
+            detail = f"Rejected, {locked.amount_display} returned to the wallet: {reason}"
+        locked.status = target
+        locked.reason = reason
+        locked.decided_by = staff
+        locked.decided_at = timezone.now()
+        locked.save(update_fields=["status", "reason", "decided_by", "decided_at"])
+        WithdrawalEvent.objects.create(
+            withdrawal=locked, status=target, detail=detail[:300], staff_user=staff
+        )
+    return locked
+
+
+@retry_on_conflict
+def withdrawal_approve(*, withdrawal: Withdrawal, staff_user: Any, reason: str) -> Withdrawal:
+    """Staff paid the withdrawal out (pending withdrawals -> withdrawals), with a reason or
+    payout note."""
+    return _decide(
+        withdrawal=withdrawal,
+        staff_user=staff_user,
+        reason=reason,
+        target=WithdrawalStatus.APPROVED,
+    )
+
+
+@retry_on_conflict
+def withdrawal_reject(*, withdrawal: Withdrawal, staff_user: Any, reason: str) -> Withdrawal:
+    """Staff refused the withdrawal: the held amount goes back to the player's wallet."""
+    return _decide(
+        withdrawal=withdrawal,
+        staff_user=staff_user,
+        reason=reason,
+        target=WithdrawalStatus.REJECTED,
+    )

@@ -1,0 +1,126 @@
+"""The cashier's pages: deposit and withdrawal forms (posted from the wallet page), the sandbox
+provider's checkout page, and the providers' webhooks. Thin: every write is a service."""
+
+from __future__ import annotations
+
+import logging
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods, require_POST
+
+from ..currencies import money_games_on
+from ..errors import LedgerError
+from ..forms import RupeesForm
+from . import services
+from .models import Deposit, SandboxPayment
+from .providers import CallbackRefused
+from .sandbox import MAX_BODY, OUTCOMES, headers_of, sandbox_checkout_complete
+
+logger = logging.getLogger("ledger.payments")
+
+
+def _cash_wallet() -> str:
+    return f"{reverse('wallet')}?currency=cash"
+
+
+def _money_off(request: HttpRequest) -> HttpResponse:
+    return HttpResponseForbidden(services.MoneyGamesOff.default_message)
+
+
+def _form_refused(request: HttpRequest, form: RupeesForm) -> HttpResponse:
+    for error in form.errors.get("amount", ["Enter an amount in rupees."]):
+        messages.error(request, error)
+    response = redirect(_cash_wallet())
+    return response
+
+
+@login_required
+@require_POST
+def deposit_create(request: HttpRequest) -> HttpResponse:
+    if not money_games_on():
+        return _money_off(request)
+    form = RupeesForm(request.POST)
+    if not form.is_valid():
+        return _form_refused(request, form)
+    try:
+        deposit = services.deposit_start(user=request.user, amount=form.cleaned_data["amount"])
+    except LedgerError as error:
+        messages.error(request, error.message)
+        return redirect(_cash_wallet())
+    return redirect(deposit.checkout_url)
+
+
+@login_required
+@require_POST
+def withdrawal_create(request: HttpRequest) -> HttpResponse:
+    if not money_games_on():
+        return _money_off(request)
+    form = RupeesForm(request.POST)
+    if not form.is_valid():
+        return _form_refused(request, form)
+    try:
+        withdrawal = services.withdrawal_request(
+            user=request.user, amount=form.cleaned_data["amount"]
+        )
+    except LedgerError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request,
+            f"Withdrawal of {withdrawal.amount_display} requested: it is held until our staff "
+            "approve it.",
+        )
+    return redirect(_cash_wallet())
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def sandbox_checkout(request: HttpRequest, reference: str) -> HttpResponse:
+    """The sandbox provider's hosted page (a real gateway serves this on its own site)."""
+    deposit = Deposit.objects.filter(reference=reference, provider="sandbox").first()
+    payment = SandboxPayment.objects.filter(reference=reference).first()
+    if deposit is None or payment is None or deposit.user_id != request.user.pk:
+        raise Http404("No such checkout.")
+    if request.method == "POST":
+        outcome = request.POST.get("outcome", "")
+        if outcome not in OUTCOMES:
+            return render(
+                request,
+                "ledger/sandbox_checkout.html",
+                {"deposit": deposit, "payment": payment, "error": "Choose Pay, Fail or Cancel."},
+                status=400,
+            )
+        sandbox_checkout_complete(reference=reference, outcome=outcome)
+        words = {
+            "pay": "Payment sent: your wallet is credited as soon as the provider confirms it.",
+            "fail": "The payment failed: nothing was charged or credited.",
+            "cancel": "The payment was cancelled: nothing was charged or credited.",
+        }
+        (messages.success if outcome == "pay" else messages.warning)(request, words[outcome])
+        return redirect(_cash_wallet())
+    return render(request, "ledger/sandbox_checkout.html", {"deposit": deposit, "payment": payment})
+
+
+@csrf_exempt
+@require_POST
+def webhook(request: HttpRequest, provider: str) -> HttpResponse:
+    """A provider's signed callback (CSRF-exempt: the signature is the proof). 200 when applied
+    (or a repeat), 400 when refused; refusals are logged."""
+    if len(request.body) > MAX_BODY:
+        logger.warning("payments: %s callback refused: body too large", provider)
+        return HttpResponse("refused: body too large", status=400, content_type="text/plain")
+    try:
+        deposit = services.deposit_callback_apply(
+            provider=provider, body=request.body, headers=headers_of(request.META)
+        )
+    except CallbackRefused as error:
+        return HttpResponse(f"refused: {error.message}", status=400, content_type="text/plain")
+    except LedgerError as error:
+        logger.warning("payments: %s callback not applied: %s", provider, error.message)
+        return HttpResponse(f"refused: {error.message}", status=400, content_type="text/plain")
+    return HttpResponse(f"ok {deposit.status}", content_type="text/plain")

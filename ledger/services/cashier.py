@@ -1,0 +1,195 @@
+"""The cashier's postings: verified deposits (provider clearing -> wallet), withdrawals (held
+in the pending-withdrawals account, then paid out or returned) and the daily free practice
+chips. The requests behind them (status, history) live in ``ledger.payments``.
+
+Keys: ``deposit:<provider>:<reference>``, ``withdrawal:<id>:hold`` / ``:approve`` /
+``:reject``, ``practice-topup:<user id>:<date>``."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from django.utils import timezone
+
+from ..currencies import format_amount
+from ..db import retry_on_conflict
+from ..errors import LedgerError
+from ..models import Account, AccountKind, PracticeChipsPolicy, Transaction, TransactionKind
+from ._checks import (
+    check_amount,
+    check_key,
+    check_reason,
+    check_ref,
+    check_staff,
+    check_user,
+    request_fingerprint,
+)
+from ._posting import Ident, Plan, lock_idents, post_plan, wallet_house_post
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractUser as User
+
+CASH = "cash"
+
+
+class PracticeTopUpRefused(LedgerError):
+    default_message = "No free practice chips now."
+
+
+@retry_on_conflict
+def wallet_deposit_cleared(
+    *, user: User, amount: int, idempotency_key: str, ref: str = "", memo: str = ""
+) -> Transaction:
+    """A deposit a payment provider confirmed: provider clearing -> the player's cash wallet.
+    The key names the provider's payment (``deposit:sandbox:dep_x``), so it is credited once."""
+    check_user(user)
+    amount = check_amount(amount)
+    return wallet_house_post(
+        op="wallet_deposit_cleared",
+        kind=TransactionKind.DEPOSIT,
+        house=AccountKind.CLEARING,
+        user=user,
+        currency=CASH,
+        amount=amount,
+        key=check_key(idempotency_key),
+        ref=check_ref(ref, required=False),
+        memo=memo or "Deposit",
+    )
+
+
+@retry_on_conflict
+def withdrawal_hold(*, user: User, amount: int, idempotency_key: str, ref: str) -> Transaction:
+    """Hold a requested withdrawal: cash wallet -> pending withdrawals (``InsufficientFunds``
+    when the wallet holds less)."""
+    check_user(user)
+    amount = check_amount(amount)
+    return wallet_house_post(
+        op="withdrawal_hold",
+        kind=TransactionKind.WITHDRAW_HOLD,
+        house=AccountKind.PENDING_PAYOUTS,
+        user=user,
+        currency=CASH,
+        amount=-amount,
+        key=check_key(idempotency_key),
+        ref=check_ref(ref, required=True),
+        memo="Withdrawal requested",
+        fingerprint_amount=amount,
+    )
+
+
+@retry_on_conflict
+def withdrawal_return(
+    *, user: User, amount: int, idempotency_key: str, ref: str, staff_user: User, reason: str
+) -> Transaction:
+    """A rejected withdrawal: pending withdrawals -> the player's cash wallet."""
+    check_user(user)
+    amount = check_amount(amount)
+    return wallet_house_post(
+        op="withdrawal_return",
+        kind=TransactionKind.WITHDRAW_RETURN,
+        house=AccountKind.PENDING_PAYOUTS,
+        user=user,
+        currency=CASH,
+        amount=amount,
+        key=check_key(idempotency_key),
+        ref=check_ref(ref, required=True),
+        memo=check_reason(reason),
+        staff=check_staff(staff_user),
+    )
+
+
+@retry_on_conflict
+def withdrawal_pay_out(
+    *, amount: int, idempotency_key: str, ref: str, staff_user: User, reason: str
+) -> Transaction:
+    """An approved withdrawal leaves the site: pending withdrawals -> withdrawals (money out)."""
+    amount = check_amount(amount)
+    key = check_key(idempotency_key)
+    ref = check_ref(ref, required=True)
+    memo = check_reason(reason)
+    staff = check_staff(staff_user)
+    pending = Ident.house(AccountKind.PENDING_PAYOUTS, CASH)
+    out = Ident.house(AccountKind.WITHDRAWALS, CASH)
+    accounts = lock_idents([pending, out])
+    fp = request_fingerprint("withdrawal_pay_out", amount=amount, ref=ref)
+    tx, _ = post_plan(
+        key=key,
+        fingerprint=fp,
+        plan=lambda: Plan(
+            kind=TransactionKind.WITHDRAWAL,
+            currency=CASH,
+            legs=[(accounts[pending], -amount), (accounts[out], amount)],
+            ref=ref,
+            memo=memo,
+            staff_user=staff,
+        ),
+    )
+    return tx
+
+
+def practice_policy() -> PracticeChipsPolicy:
+    """The staff's practice chips policy (the settings' defaults until staff save one)."""
+    policy = PracticeChipsPolicy.objects.order_by("pk").first()
+    if policy is None:
+        policy = PracticeChipsPolicy(
+            daily_amount=int(getattr(settings, "LEDGER_PRACTICE_TOPUP_AMOUNT", 10_000)),
+            balance_cap=int(getattr(settings, "LEDGER_PRACTICE_TOPUP_BELOW", 1_000)),
+        )
+    return policy
+
+
+def practice_topup_key(*, user: User, day: date) -> str:
+    return f"practice-topup:{user.pk}:{day.isoformat()}"
+
+
+def practice_chips_top_up_daily(*, user: User, now: datetime | None = None) -> Transaction:
+    """The daily free practice chips: once per calendar day (in ``TIME_ZONE``; the day is in
+    the key), only while the practice balance is below the policy's cap. Twenty parallel
+    requests credit once: they share the key, the first posts, the others find it taken
+    (``PracticeTopUpRefused``)."""
+    check_user(user)
+    policy = practice_policy()
+    day = timezone.localdate(now or timezone.now())
+    key = practice_topup_key(user=user, day=day)
+    balance = int(
+        Account.objects.filter(kind=AccountKind.WALLET, user=user, currency="practice")
+        .values_list("balance", flat=True)
+        .first()
+        or 0
+    )
+    if balance >= policy.balance_cap:
+        raise PracticeTopUpRefused(
+            "Free practice chips are for balances under "
+            f"{format_amount(policy.balance_cap, 'practice')}; you have "
+            f"{format_amount(balance, 'practice')}."
+        )
+    if Transaction.objects.filter(idempotency_key=key).exists():
+        raise PracticeTopUpRefused(
+            "You already had today's free practice chips. Come back tomorrow."
+        )
+    return _practice_post(user=user, amount=policy.daily_amount, key=key)
+
+
+@retry_on_conflict
+def _practice_post(*, user: User, amount: int, key: str) -> Transaction:
+    fp = request_fingerprint("practice_topup", user=user.pk, key=key)
+    wallet = Ident.wallet(user.pk, "practice")
+    house = Ident.house(AccountKind.DEPOSITS, "practice")
+    accounts = lock_idents([wallet, house])
+    tx, new = post_plan(
+        key=key,
+        fingerprint=fp,
+        plan=lambda: Plan(
+            kind=TransactionKind.DEPOSIT,
+            currency="practice",
+            legs=[(accounts[wallet], amount), (accounts[house], -amount)],
+            memo="Daily free practice chips",
+        ),
+    )
+    if not new:
+        raise PracticeTopUpRefused(
+            "You already had today's free practice chips. Come back tomorrow."
+        )
+    return tx
