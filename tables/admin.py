@@ -8,6 +8,8 @@
   permissions), searchable by player username and table. A deal's page replays it move by move
   from the stored shoe, with the full state after each move, and lists the game's ledger
   transactions. Moves can never be changed or deleted.
+* Deal notes and the deal access log (who opened which hand review or export): read only; the
+  access log is listed for staff with its view permission (superusers).
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ from .models import (
     LIVE_GAME_STATUSES,
     BotProfile,
     Deal,
+    DealAccess,
+    DealNote,
     Game,
     Move,
     Seat,
@@ -585,6 +589,40 @@ class MoveAdmin(SupportReadOnly):
         "clock",
         "created_at",
     )
+    readonly_fields = fields
+
+    def get_actions(self, request: HttpRequest) -> Any:
+        return {}
+
+
+@admin.register(DealAccess)
+class DealAccessAdmin(SupportReadOnly):
+    """The access log of hand reviews and exports: read only, for staff only."""
+
+    list_display = ("at", "user", "kind", "deal")
+    list_filter = ("kind",)
+    search_fields = ("user__username", "=deal__id", "=deal__game__id")
+    list_select_related = ("user", "deal")
+    fields = ("at", "user", "kind", "deal")
+    readonly_fields = fields
+    date_hierarchy = "at"
+
+    def get_actions(self, request: HttpRequest) -> Any:
+        return {}
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(request.user.is_staff and admin.ModelAdmin.has_view_permission(self, request))
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return bool(request.user.is_staff and admin.ModelAdmin.has_module_permission(self, request))
+
+
+@admin.register(DealNote)
+class DealNoteAdmin(SupportReadOnly):
+    list_display = ("created_at", "author", "deal", "text")
+    search_fields = ("author__username", "=deal__id", "text")
+    list_select_related = ("author", "deal")
+    fields = ("created_at", "author", "deal", "text")
     readonly_fields = fields
 
     def get_actions(self, request: HttpRequest) -> Any:

@@ -10,6 +10,8 @@
   ``deadline`` that the timers fire.
 * ``Deal``: one deal of a game, with the whole shoe order stored before the first card is dealt.
 * ``Move``: the append-only log of every action applied to a game.
+* ``DealNote``, ``DealAccess``: support's notes on a deal and the log of every opening of a hand
+  review or export (both append-only).
 * ``BotProfile``: marks a user as a computer player (practice tables).
 
 Writes go through ``tables.services``; reads through ``tables.selectors``.
@@ -385,6 +387,18 @@ class Deal(models.Model):
     result = models.JSONField(null=True, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
+    shoe_secret = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        help_text="The server secret of the shoe commitment; revealed once the deal has ended.",
+    )
+    shoe_commitment = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        help_text="SHA-256 of the shoe and the secret (docs/fairness.md), stored before dealing.",
+    )
 
     class Meta:
         ordering = ["game_id", "number"]
@@ -445,6 +459,72 @@ class Move(models.Model):
 
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
         raise TypeError("moves are append-only")
+
+
+class AppendOnlyQuerySet(models.QuerySet[Any]):
+    def update(self, **kwargs: Any) -> int:
+        raise TypeError("this log is append-only")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise TypeError("this log is append-only")
+
+
+class AppendOnly(models.Model):
+    """A row that is written once and never changed or deleted."""
+
+    objects = AppendOnlyQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None and not self._state.adding:
+            raise TypeError("this log is append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise TypeError("this log is append-only")
+
+
+class DealNote(AppendOnly):
+    """A support agent's note on a deal (append-only: a correction is another note)."""
+
+    deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="notes")
+    author = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    text = models.TextField(max_length=4000)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["deal_id", "created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"Note {self.pk} on deal {self.deal_id}"
+
+
+class DealAccessKind(models.TextChoices):
+    REVIEW = "review", "Opened the hand review"
+    EXPORT = "export", "Downloaded the export"
+
+
+class DealAccess(AppendOnly):
+    """One opening of a deal's hand review or export by a support user (append-only)."""
+
+    deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="accesses")
+    user = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    kind = models.CharField(max_length=16, choices=DealAccessKind.choices)
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = "deal access"
+        verbose_name_plural = "deal access log"
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.kind} deal {self.deal_id} at {self.at:%Y-%m-%d %H:%M:%S}"
 
 
 class BotProfile(models.Model):

@@ -21,6 +21,7 @@ from django.db import transaction
 
 from ..models import LIVE_GAME_STATUSES, Deal, GameStatus, TableStatus
 from ..realtime import table_broadcast
+from ..rules import fairness
 from . import _context
 from ._context import (
     Ctx,
@@ -210,13 +211,18 @@ def begin_game(ctx: Ctx) -> None:
 
 
 def deal_next(ctx: Ctx) -> Deal:
-    """Store the next deal's shoe (a ``Deal`` row), then deal it, in this transaction."""
+    """Store the next deal's shoe (a ``Deal`` row) with its commitment (SHA-256 of the shoe
+    and a fresh secret, docs/fairness.md), then deal it, in this transaction."""
     start = _context.deal_shoe_new(game=ctx.game, settings=ctx.settings)
     number = Deal.objects.filter(game=ctx.game).count() + 1
+    shoe = start.to_json()
+    secret = fairness.new_secret()
     deal = Deal.objects.create(
         game=ctx.game,
         number=number,
-        shoe=start.to_json(),
+        shoe=shoe,
+        shoe_secret=secret,
+        shoe_commitment=fairness.commitment_of(shoe, secret),
         state_before=ctx.game.state,
         version_before=ctx.game.version,
     )

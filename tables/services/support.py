@@ -1,0 +1,28 @@
+"""Support's writes on deals: notes and the access log. Both are append-only; reading them is
+in ``tables.selectors`` (``deal_notes``, ``deal_accesses``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..models import Deal, DealAccess, DealAccessKind, DealNote
+from .errors import TableError
+
+NOTE_MAX = 4000
+
+
+def deal_note_add(*, deal: Deal, author: Any, text: str) -> DealNote:
+    """Add support's note to a deal (blank or over ``NOTE_MAX`` characters is refused)."""
+    text = (text or "").strip()
+    if not text:
+        raise TableError("Write the note first.")
+    if len(text) > NOTE_MAX:
+        raise TableError(f"A note has at most {NOTE_MAX} characters.")
+    return DealNote.objects.create(deal=deal, author=author, text=text)
+
+
+def deal_access_record(*, deal: Deal, user: Any, kind: str = DealAccessKind.REVIEW) -> DealAccess:
+    """Record that ``user`` opened the deal's hand review (or downloaded its export)."""
+    if kind not in DealAccessKind.values:
+        raise ValueError(f"unknown access kind {kind!r}")
+    return DealAccess.objects.create(deal=deal, user=user, kind=kind)
