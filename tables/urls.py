@@ -11,4 +11,11 @@ urlpatterns = [
     path("tables/<int:table_id>/act", views.table_act, name="table_act"),
     path("support/deals/", support_views.deal_search, name="support_deals"),
     path("support/deals/<int:deal_id>/", support_views.deal_replay, name="support_deal"),
+    path("support/deals/<int:deal_id>/note", support_views.deal_note, name="support_deal_note"),
+    path(
+        "support/deals/<int:deal_id>/export.json",
+        support_views.deal_download,
+        name="support_deal_export",
+    ),
+    path("support/signals/", support_views.pair_signals, name="support_signals"),
 ]
