@@ -10,7 +10,7 @@ from accounts.models import User
 from accounts.services import role_groups_ensure, user_add_to_support
 from ledger.services import wallet_deposit
 from tables.models import TableTemplate
-from tables.services import table_create
+from tables.services import template_tables_ensure
 
 DEMO_PASSWORD = "play-rummy-2026"
 DEMO_PLAYERS = (("asha", "Asha"), ("bilal", "Bilal"), ("chen", "Chen"))
@@ -51,7 +51,8 @@ def demo_seed() -> list[str]:
 DEMO_CASH = 1_000_00  # minor units: 1,000.00
 DEMO_PRACTICE = 10_000
 
-# (name, template fields): a few tables of every kind, cash and practice.
+# (name, template fields): a template of every kind, cash and practice; the lobby lists them
+# with Play now, which opens tables as players come (practice tables wait 20 s for people).
 DEMO_TEMPLATES: tuple[tuple[str, dict[str, object]], ...] = (
     (
         "Practice Pool 101",
@@ -171,7 +172,9 @@ def _demo_money_and_tables(players: list[User]) -> list[str]:
             template = TableTemplate(name=name, **fields)
             template.full_clean()
             template.save()
-        if not template.tables.exists():
-            table_create(template=template, name=name)
-            lines.append(f"table '{name}' created")
+        before = template.tables.count()
+        template_tables_ensure(template=template)  # its minimum of open tables for Play now
+        opened = template.tables.count() - before
+        if opened:
+            lines.append(f"template '{name}': {opened} table(s) opened")
     return lines

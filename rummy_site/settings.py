@@ -244,6 +244,9 @@ TIMERS_BACKEND = os.environ.get("TIMERS_BACKEND", "celery" if REDIS_URL else "lo
 # Seconds a player's deadline (turn, extra time, meld window, rejoin and split offers) is held
 # open for network delay: a move that arrives later is judged after the timeout (RULES.md).
 DEADLINE_GRACE_S = float(os.environ.get("DEADLINE_GRACE_S", "0.5"))
+# The most tables one player may sit at at once (Play now and joins by link); one seat per
+# template's tables in any case.
+SEATS_PER_PLAYER_MAX = int(os.environ.get("SEATS_PER_PLAYER_MAX", "3"))
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True

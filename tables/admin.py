@@ -1,7 +1,8 @@
 """Admin of the tables.
 
-* Table templates: fully editable by staff (variant, seats, money, scores, pool rules, timers,
-  rule options, practice bots), validated by the rules engine on save.
+* Table templates (``tables.admin_templates``): fully editable by staff (variant, seats, money
+  in rupees or chips, scores, pool rules, timers, rule options, Play now's tables, practice
+  bots), each impossible value refused next to its field; new templates from presets.
 * Tables: created from a template (through ``services.table_create``); actions cancel the live
   game with a reason (every entry refunded) or close the table.
 * Games, deals, moves: read only, for support (staff with ``accounts.review_deals`` or the view
@@ -19,7 +20,6 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
-from django.db import models
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template import Context, Engine
@@ -29,8 +29,11 @@ from django.utils.safestring import SafeString, mark_safe
 
 from ledger.currencies import money_games_on
 
-from . import selectors, services
-from .inputs import AsciiFloatField, AsciiIntegerField, LimitedJSONField
+from . import (
+    admin_templates,  # noqa: F401  (registers the templates' admin)
+    selectors,
+    services,
+)
 from .models import (
     LIVE_GAME_STATUSES,
     BotProfile,
@@ -42,7 +45,6 @@ from .models import (
     Seat,
     Table,
     TableStatus,
-    TableTemplate,
 )
 
 REVIEW_PERMISSION = "accounts.review_deals"
@@ -56,128 +58,8 @@ def _pretty(data: Any) -> SafeString:
 
 
 # ----------------------------------------------------------------------------- templates
-
-
-@admin.register(TableTemplate)
-class TableTemplateAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    # Money and counts only in the digits 0-9; the rule options' JSON with a size and depth limit.
-    formfield_overrides = {
-        models.IntegerField: {"form_class": AsciiIntegerField},
-        models.BigIntegerField: {"form_class": AsciiIntegerField},
-        models.FloatField: {"form_class": AsciiFloatField},
-        models.JSONField: {"form_class": LimitedJSONField},
-    }
-    list_display = (
-        "name",
-        "variant",
-        "seats_min",
-        "seats_max",
-        "currency",
-        "entry_fee",
-        "point_value",
-        "platform_fee_bps",
-        "practice",
-        "is_active",
-    )
-    list_filter = ("variant", "currency", "practice", "is_active")
-    search_fields = ("name",)
-    readonly_fields = ("effective_settings", "created_at", "updated_at")
-    actions = ("make_table",)
-    fieldsets = (
-        (None, {"fields": ("name", "variant", "is_active", ("seats_min", "seats_max"))}),
-        (
-            "Money (integer minor units)",
-            {
-                "fields": (
-                    "currency",
-                    "entry_fee",
-                    "point_value",
-                    "points_buy_in_multiple",
-                    "platform_fee_bps",
-                )
-            },
-        ),
-        (
-            "Scores",
-            {
-                "fields": (
-                    ("first_drop", "middle_drop"),
-                    ("full_count", "wrong_show"),
-                    "drops_with_two_players",
-                    "missed_turns_limit",
-                    "deal_show_rule",
-                    ("deal_show_min", "deal_show_max", "deal_show_flat"),
-                )
-            },
-        ),
-        (
-            "Pool rummy: limit, rejoins, splits",
-            {
-                "fields": (
-                    "pool_limit",
-                    ("rejoin_max_total", "rejoin_window_s", "rejoins_per_player"),
-                    ("auto_split_min_total", "split_weighting", "split_window_s"),
-                )
-            },
-        ),
-        ("Deals and classic", {"fields": (("deals_count", "chips_per_deal"), "hands_count")}),
-        (
-            "Timers (seconds)",
-            {
-                "fields": (
-                    ("turn_s", "extra_time_s"),
-                    ("meld_window_s", "break_s"),
-                    "start_countdown_s",
-                )
-            },
-        ),
-        (
-            "Rule options",
-            {
-                "fields": (
-                    ("packs", "printed_jokers_per_pack"),
-                    ("largest_set", "allow_joker_only_groups"),
-                    "first_open_joker_pickable",
-                    "disconnect_policy",
-                    "max_reshuffles",
-                    "extra_settings",
-                )
-            },
-        ),
-        ("Practice", {"fields": ("practice", ("bot_count", "bot_delay_s"))}),
-        (
-            "What games will use",
-            {
-                "classes": ("collapse",),
-                "fields": ("effective_settings", "created_at", "updated_at"),
-            },
-        ),
-    )
-
-    @admin.display(description="settings a new game gets")
-    def effective_settings(self, obj: TableTemplate) -> SafeString:
-        if obj.pk is None:
-            return mark_safe("-")
-        try:
-            return _pretty(services.template_settings(obj).to_json())
-        except ValueError as exc:
-            return format_html("<strong>Not playable:</strong> {}", exc)
-
-    def formfield_for_choice_field(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
-        if db_field.name == "currency" and not money_games_on():
-            # Chips-only mode (MONEY_GAMES off): templates are practice only.
-            kwargs["choices"] = [c for c in db_field.choices if c[0] != "cash"]
-        return super().formfield_for_choice_field(db_field, request, **kwargs)
-
-    @admin.action(description="Create a table from each selected template")
-    def make_table(self, request: HttpRequest, queryset: QuerySet[TableTemplate]) -> None:
-        for template in queryset:
-            try:
-                table = services.table_create(template=template)
-            except ValueError as exc:
-                self.message_user(request, f"{template}: {exc}", messages.ERROR)
-            else:
-                self.message_user(request, f"Created {table}.", messages.SUCCESS)
+# ``TableTemplateAdmin`` (money in rupees and chips, defaults shown, presets) is registered by
+# ``tables.admin_templates``, imported above.
 
 
 # ----------------------------------------------------------------------------- tables

@@ -126,3 +126,57 @@ class LimitedJSONField(forms.JSONField):
             except InputRefused:
                 return InvalidJSONInput(data)
         return super().bound_data(data, initial)
+
+
+_MONEY = re.compile(r"[0-9]{1,12}(\.[0-9]{1,6})?", re.ASCII)
+
+
+def money_to_minor(raw: str, *, currency: str) -> int:
+    """An amount as staff type it, in rupees ("25", "25.00", "₹1,000.50") or chips ("100"), as
+    integer minor units; ``InputRefused`` (in words) for anything else: a negative amount, more
+    decimals than the currency has, other scripts' digits, an exponent."""
+    from ledger.currencies import CURRENCY_INFO
+
+    info = CURRENCY_INFO[currency]
+    text = str(raw).strip().replace(",", "").removeprefix("₹").strip()
+    if text.endswith("chips"):
+        text = text.removesuffix("chips").strip()
+    unit = "rupees, e.g. 25.00" if info.decimals else "whole chips, e.g. 100"
+    if not _MONEY.fullmatch(text):
+        raise InputRefused(f"Enter an amount in {unit}, with the digits 0-9.")
+    whole, _, fraction = text.partition(".")
+    if len(fraction) > info.decimals:
+        if info.decimals == 0:
+            raise InputRefused("Practice chips have no fractions: enter whole chips, e.g. 100.")
+        raise InputRefused(f"Enter at most {info.decimals} decimals, e.g. 25.50.")
+    return int(whole) * 10**info.decimals + int(fraction.ljust(info.decimals, "0") or 0)
+
+
+def minor_to_money(amount: int | None, *, currency: str) -> str:
+    """Integer minor units as staff type them: ``2500`` cash -> ``"25.00"``, chips as is."""
+    from ledger.currencies import CURRENCY_INFO
+
+    if amount is None:
+        return ""
+    decimals = CURRENCY_INFO[currency].decimals
+    if not decimals:
+        return str(int(amount))
+    whole, fraction = divmod(int(amount), 10**decimals)
+    return f"{whole}.{fraction:0{decimals}d}"
+
+
+def percent_to_bps(raw: str) -> int:
+    """A percentage as typed ("10", "12.5", "10 %") as basis points (1000, 1250)."""
+    text = str(raw).strip().removesuffix("%").strip()
+    if not re.fullmatch(r"[0-9]{1,3}(\.[0-9]{1,2})?", text, re.ASCII):
+        raise InputRefused("Enter a percentage with the digits 0-9, e.g. 10 or 12.5.")
+    whole, _, fraction = text.partition(".")
+    return int(whole) * 100 + int(fraction.ljust(2, "0") or 0)
+
+
+def bps_to_percent(bps: int | None) -> str:
+    """Basis points as a percentage: 1000 -> ``"10"``, 1250 -> ``"12.5"``."""
+    if bps is None:
+        return ""
+    whole, rest = divmod(int(bps), 100)
+    return f"{whole}.{rest:02d}".rstrip("0").rstrip(".") if rest else str(whole)

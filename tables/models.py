@@ -30,6 +30,7 @@ from django.db.models import Q
 from ledger.currencies import Currency
 
 from .engines import template_settings
+from .template_checks import SEATS_WORDS, template_problems
 
 SEATS_MIN = 2
 SEATS_MAX = 6
@@ -77,12 +78,18 @@ class TableTemplate(models.Model):
     is_active = models.BooleanField(default=True, help_text="Inactive templates make no tables.")
     seats_min = models.PositiveSmallIntegerField(
         default=2,
-        validators=[MinValueValidator(SEATS_MIN), MaxValueValidator(SEATS_MAX)],
+        validators=[
+            MinValueValidator(SEATS_MIN, message=SEATS_WORDS),
+            MaxValueValidator(SEATS_MAX, message=SEATS_WORDS),
+        ],
         help_text="A game starts at this many players after the start countdown.",
     )
     seats_max = models.PositiveSmallIntegerField(
         default=6,
-        validators=[MinValueValidator(SEATS_MIN), MaxValueValidator(SEATS_MAX)],
+        validators=[
+            MinValueValidator(SEATS_MIN, message=SEATS_WORDS),
+            MaxValueValidator(SEATS_MAX, message=SEATS_WORDS),
+        ],
         help_text="A game starts at once when this many players sit.",
     )
 
@@ -103,8 +110,7 @@ class TableTemplate(models.Model):
     )
     platform_fee_bps = models.PositiveIntegerField(
         default=1000,
-        validators=[MaxValueValidator(10000)],
-        help_text="Platform fee in basis points (1000 = 10 %).",
+        help_text="Platform fee in basis points (1000 = 10 %), 0 to 50 %.",
     )
     points_buy_in_multiple = _rule(models.PositiveIntegerField(help_text=_DEFAULT_HINT))
 
@@ -196,6 +202,24 @@ class TableTemplate(models.Model):
         validators=[MinValueValidator(0.0)],
         help_text="Seconds a computer player waits before it acts.",
     )
+    human_wait_s = models.FloatField(
+        default=20.0,
+        validators=[MinValueValidator(0.0)],
+        help_text="Practice: seconds a person waits for other people before computer players "
+        "fill the empty seats (0: they fill at once).",
+    )
+
+    # Seat matching (Play now).
+    min_open_tables = models.PositiveSmallIntegerField(
+        default=1,
+        validators=[MaxValueValidator(500)],
+        help_text="Tables of this template kept open and waiting for players.",
+    )
+    max_tables = models.PositiveSmallIntegerField(
+        default=100,
+        validators=[MinValueValidator(1), MaxValueValidator(1000)],
+        help_text="At most this many tables of this template at once (Play now opens no more).",
+    )
 
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -208,6 +232,8 @@ class TableTemplate(models.Model):
                 & Q(seats_max__lte=SEATS_MAX)
                 & Q(seats_min__lte=models.F("seats_max")),
                 name="tables_template_seats_range",
+                violation_error_message="A table seats 2 to 6 players, the minimum at most the "
+                "maximum.",
             ),
             models.CheckConstraint(
                 condition=Q(entry_fee__gte=0) & Q(point_value__gte=0),
@@ -230,6 +256,9 @@ class TableTemplate(models.Model):
             raise ValidationError({"bot_count": "Bots and one person must reach the minimum."})
         if not isinstance(self.extra_settings, dict):
             raise ValidationError({"extra_settings": "Must be a JSON object."})
+        staff_errors = template_problems(self)
+        if staff_errors:
+            raise ValidationError(staff_errors)
         try:
             template_settings(self)
         except ValueError as exc:
@@ -249,6 +278,17 @@ class Table(models.Model):
         max_length=16, choices=TableStatus.choices, default=TableStatus.WAITING, db_index=True
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # A private table: made by a player from a practice template, joined by its invite link or
+    # code, never listed in the lobby; its host starts it (computer players in the empty seats).
+    is_private = models.BooleanField(default=False)
+    invite_code = models.CharField(max_length=12, null=True, blank=True, unique=True)
+    host = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
 
     class Meta:
         ordering = ["id"]

@@ -18,7 +18,17 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from ledger.currencies import money_games_on
 
 from .engines import PLAYER_ACTIONS, engine_of
-from .models import LIVE_GAME_STATUSES, Deal, Game, GameStatus, Move, Seat, Table, TableStatus
+from .models import (
+    LIVE_GAME_STATUSES,
+    Deal,
+    Game,
+    GameStatus,
+    Move,
+    Seat,
+    Table,
+    TableStatus,
+    TableTemplate,
+)
 
 __all__ = [
     "ReplayStep",
@@ -26,7 +36,9 @@ __all__ = [
     "deals_find",
     "game_ledger",
     "lobby_tables",
+    "lobby_templates",
     "table_for_viewer",
+    "tables_of_user",
 ]
 
 
@@ -85,6 +97,71 @@ def lobby_tables(*, include_closed: bool = False) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def lobby_templates(*, money_games: bool = True) -> list[dict[str, Any]]:
+    """A row per active template for the lobby's Play now: the template, players seated (people,
+    not computer players) and games running at its public tables, and how many of its tables
+    wait with a free seat. Cash templates only while money games are on."""
+    templates = TableTemplate.objects.filter(is_active=True).order_by(
+        "-practice", "variant", "entry_fee", "point_value", "name"
+    )
+    if not money_games:
+        templates = templates.filter(currency="practice")
+    template_list = list(templates)
+    public = Q(table__is_private=False, table__template__in=template_list)
+    running = dict(
+        Game.objects.filter(public, status=GameStatus.RUNNING)
+        .values_list("table__template_id")
+        .annotate(n=Count("pk"))
+        .values_list("table__template_id", "n")
+    )
+    seated = dict(
+        Seat.objects.filter(
+            public,
+            left_at__isnull=True,
+            is_bot=False,
+            game__status__in=LIVE_GAME_STATUSES,
+        )
+        .values_list("table__template_id")
+        .annotate(n=Count("pk"))
+        .values_list("table__template_id", "n")
+    )
+    waiting_people = dict(
+        Seat.objects.filter(
+            public, left_at__isnull=True, is_bot=False, game__status=GameStatus.WAITING
+        )
+        .values_list("table__template_id")
+        .annotate(n=Count("pk"))
+        .values_list("table__template_id", "n")
+    )
+    return [
+        {
+            "template": t,
+            "id": t.pk,
+            "name": t.name,
+            "variant": t.variant,
+            "practice": t.practice,
+            "currency": t.currency,
+            "entry_fee": t.entry_fee,
+            "point_value": t.point_value,
+            "seats_max": t.seats_max,
+            "players": seated.get(t.pk, 0),
+            "waiting": waiting_people.get(t.pk, 0),
+            "games_running": running.get(t.pk, 0),
+        }
+        for t in template_list
+    ]
+
+
+def tables_of_user(*, user: Any) -> list[Table]:
+    """The tables ``user`` sits at now (waiting or running games), for the lobby."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    ids = Seat.objects.filter(
+        user=user, left_at__isnull=True, game__status__in=LIVE_GAME_STATUSES
+    ).values_list("table_id", flat=True)
+    return list(Table.objects.filter(pk__in=list(ids)).select_related("template").order_by("pk"))
 
 
 def _normalise_allowed(allowed: Iterable[str]) -> list[str]:
@@ -166,7 +243,7 @@ def table_for_viewer(*, table: Table, user: Any) -> dict[str, Any]:
         "allowed": allowed,
         "can_join": (
             user_id is not None
-            and my_seat is None
+            and (my_seat is None or not live)  # a finished game's seat: Play again
             and table.status != TableStatus.CLOSED
             and table.template.is_active
             and waiting

@@ -14,52 +14,114 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from ledger.currencies import money_games_on
+
 from . import inputs, presenters, selectors, services
 from .engines import OPTIONAL_FIELDS
-from .models import LIVE_GAME_STATUSES, Game, Seat, Table
+from .models import LIVE_GAME_STATUSES, Game, Table, TableTemplate
 from .rules.errors import RulesError
 
 
-def _tables_rows(user: Any) -> list[dict[str, Any]]:
-    """Lobby rows with what the page shows: stakes as money, whether the viewer sits there."""
-    mine = set()
-    if user.is_authenticated:
-        mine = set(
-            Seat.objects.filter(
-                user=user, left_at__isnull=True, game__status__in=LIVE_GAME_STATUSES
-            ).values_list("game__table_id", flat=True)
-        )
+def _stake_words(template: Any) -> str:
+    """``₹10.00`` or ``₹0.50 / point``: what a seat of ``template`` costs, in money words."""
+    if template.variant == "points":
+        return f"{presenters.money(template.point_value, template.currency)} / point"
+    return presenters.money(template.entry_fee, template.currency)
+
+
+def _template_rows(user: Any) -> list[dict[str, Any]]:
+    """Lobby rows, one per kind of table: "Pool 101 · ₹10.00 · 6 seats", people seated, games
+    running, and whether the viewer already sits at one of its tables."""
+    mine = {t.template_id: t for t in selectors.tables_of_user(user=user)}
     rows = []
-    for row in selectors.lobby_tables():
-        currency = row["currency"]
-        if row["variant"] == "points":
-            stake = f"{presenters.money(row['point_value'], currency)} / point"
-        else:
-            stake = presenters.money(row["entry_fee"], currency)
-        running = row["game_status"] == "running"
+    for row in selectors.lobby_templates(money_games=money_games_on()):
+        template = row["template"]
         rows.append(
             {
                 **row,
                 "variant_label": presenters.variant_label(row["variant"]),
-                "stake_display": stake,
-                "seated": row["seats_taken"],
-                "seats_max": row["seats_total"],
-                "status_label": "playing" if running else "open",
-                "joinable": not running and row["seats_taken"] < row["seats_total"],
-                "you_are_seated": row["id"] in mine,
+                "stake_display": _stake_words(template),
+                "my_table": mine.get(row["id"]),
             }
         )
-    # Practice tables first: a newcomer can play at once against computer players.
-    rows.sort(key=lambda row: not row["practice"])
     return rows
 
 
 @require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
-    context = {"tables": _tables_rows(request.user)}
+    context = {
+        "templates": _template_rows(request.user),
+        "my_tables": selectors.tables_of_user(user=request.user),
+    }
     if request.GET.get("partial") == "lobby-tables":
         return render(request, "tables/lobby.html#lobby-tables", context)
     return render(request, "tables/lobby.html", context)
+
+
+def _refused(request: HttpRequest, exc: Exception) -> HttpResponse:
+    messages.error(request, presenters.player_words(str(exc)))
+    return redirect("lobby")
+
+
+@login_required
+@require_POST
+def template_play(request: HttpRequest, template_id: int) -> HttpResponse:
+    """Play now: a seat at an open table of the template (a new table when all are busy)."""
+    template = get_object_or_404(TableTemplate, pk=template_id)
+    try:
+        seat = services.template_play_now(template=template, user=request.user)
+    except (services.TableError, ValueError) as exc:
+        return _refused(request, exc)
+    return redirect("table", table_id=seat.table_id)
+
+
+@login_required
+@require_POST
+def private_create(request: HttpRequest, template_id: int) -> HttpResponse:
+    """A private table from a practice template; the host lands on it with the invite code."""
+    template = get_object_or_404(TableTemplate, pk=template_id)
+    try:
+        table = services.table_private_create(template=template, user=request.user)
+    except (services.TableError, ValueError) as exc:
+        return _refused(request, exc)
+    messages.success(
+        request, f"Your private table is open: invite friends with the code {table.invite_code}."
+    )
+    return redirect("table", table_id=table.pk)
+
+
+@login_required
+@require_POST
+def join_by_code(request: HttpRequest) -> HttpResponse:
+    """Join a private table by its invite code (the lobby's form)."""
+    code = request.POST.get("code", "")[:40]
+    try:
+        seat = services.table_join_by_code(code=code, user=request.user)
+    except (services.TableError, ValueError) as exc:
+        return _refused(request, exc)
+    return redirect("table", table_id=seat.table_id)
+
+
+@require_GET
+def invite(request: HttpRequest, code: str) -> HttpResponse:
+    """An invite link: the private table's page, where the friend presses Join."""
+    try:
+        table = services.table_by_code(code)
+    except services.TableError as exc:
+        return _refused(request, exc)
+    return redirect("table", table_id=table.pk)
+
+
+@login_required
+@require_POST
+def private_start(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The host starts a private table: computer players take the empty seats."""
+    table = _table_or_404(table_id)
+    try:
+        services.table_private_start(table=table, user=request.user)
+    except (services.TableError, ValueError) as exc:
+        messages.error(request, presenters.player_words(str(exc)))
+    return redirect("table", table_id=table.pk)
 
 
 def _table_or_404(table_id: int) -> Table:

@@ -34,6 +34,7 @@ __all__ = ["present_table"]
 
 _DEADLINE_LABELS = {
     "start": "starts in",
+    "fill": "computer players in",
     "turn": "turn",
     "meld": "meld window",
     "break": "next deal in",

@@ -3,6 +3,9 @@
 One module per concern, all above one private pipeline:
 
 * ``seating``: ``table_create``, ``table_join``, ``table_leave``, ``seat_set_connected``
+* ``matching``: ``template_play_now`` (Play now), private tables (``table_private_create``,
+  ``table_join_by_code``, ``table_private_start``), ``template_tables_ensure``
+* ``limits``: one seat per template's tables, ``seats_per_player_max`` tables at once
 * ``play``: ``game_act`` and the named moves (``deal_pick``, ``deal_discard``, ...),
   ``deal_sort``, ``game_start``, ``deal_start``
 * ``timers``: ``timer_fire``, ``timers_sweep``, ``timer_reschedule``
@@ -42,6 +45,15 @@ from .errors import (
     TableClosed,
     TableError,
     TimeRanOut,
+)
+from .limits import seats_per_player_max
+from .matching import (
+    table_by_code,
+    table_join_by_code,
+    table_private_create,
+    table_private_start,
+    template_play_now,
+    template_tables_ensure,
 )
 from .play import (
     INDEPENDENT_ACTIONS,
@@ -112,12 +124,19 @@ __all__ = [
     "refund_key",
     "rejoin_key",
     "seat_set_connected",
+    "seats_per_player_max",
     "settle_key",
+    "table_by_code",
     "table_close",
     "table_create",
     "table_join",
+    "table_join_by_code",
     "table_leave",
+    "table_private_create",
+    "table_private_start",
+    "template_play_now",
     "template_settings",
+    "template_tables_ensure",
     "timer_fire",
     "timer_reschedule",
     "timer_schedule",

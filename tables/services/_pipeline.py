@@ -141,16 +141,38 @@ def sync_deadline(ctx: Ctx) -> None:
         game.deadline = to_dt(deadline)
         game.deadline_kind = kind if deadline is not None else ""
     elif game.status == GameStatus.WAITING:
-        if len(ctx.active_seats()) >= ctx.settings.seats_min:
-            if game.deadline_kind != "start" or game.deadline is None:
-                game.deadline = to_dt(ctx.now + float(ctx.table.template.start_countdown_s))
-                game.deadline_kind = "start"
+        wait_kind, wait_s = waiting_deadline(ctx)
+        if wait_kind:
+            if game.deadline_kind != wait_kind or game.deadline is None:
+                game.deadline = to_dt(ctx.now + wait_s)
+                game.deadline_kind = wait_kind
         else:
             game.deadline = None
             game.deadline_kind = ""
     else:
         game.deadline = None
         game.deadline_kind = ""
+
+
+def waiting_deadline(ctx: Ctx) -> tuple[str, float]:
+    """What a waiting game waits for, and for how long from now if that wait begins now:
+
+    * ``fill``: at a practice table, people wait ``human_wait_s`` for other people from the
+      moment the first sits; then computer players fill the empty seats and the game starts;
+    * ``start``: at the minimum number of players, the start countdown;
+    * nothing (``""``): below the minimum, and at a private table (its host starts it).
+    """
+    table, template = ctx.table, ctx.table.template
+    seats = ctx.active_seats()
+    if table.is_private:
+        return "", 0.0
+    if template.practice and float(template.human_wait_s or 0) > 0:
+        people = any(not s.is_bot for s in seats)
+        if people and not any(s.is_bot for s in seats):
+            return "fill", float(template.human_wait_s)
+    if len(seats) >= ctx.settings.seats_min:
+        return "start", float(template.start_countdown_s)
+    return "", 0.0
 
 
 def save_game(ctx: Ctx) -> None:

@@ -28,6 +28,7 @@ from ._context import (
 from ._pipeline import apply_action, begin_game, continue_play, save_game
 from .bots import bot_users_ensure
 from .errors import NotSeated, SeatUnavailable, TableClosed
+from .limits import seat_limits_check, template_lock_for_table
 from .settlement import entry_key, pot_hold, practice_chips_top_up, refund_entry
 
 
@@ -98,6 +99,7 @@ def table_join(
     check_user(user)
 
     def work() -> Any:
+        template_lock_for_table(getattr(table, "pk", None))  # template, table, game, seats
         locked = lock_table(getattr(table, "pk", None))
         if locked.status == TableStatus.CLOSED:
             raise TableClosed("This table is closed.")
@@ -111,8 +113,9 @@ def table_join(
             raise TableClosed("A game is being played at this table: join when it ends.")
         if BotProfile.objects.filter(user_id=user.pk).exists():
             raise SeatUnavailable("Computer players sit only where the table puts them.")
+        seat_limits_check(table=locked, user=user)
         seat = _seat_take(ctx, user=user, seat_no=seat_no, is_bot=False)
-        if locked.template.practice:
+        if bots_fill_at_once(locked):
             _bots_fill(ctx)
         if len(ctx.active_seats()) >= ctx.settings.seats_max:
             begin_game(ctx)
@@ -255,3 +258,27 @@ def _bots_fill(ctx: Ctx) -> None:
         if bot.pk not in seated_users:
             _seat_take(ctx, user=bot, seat_no=None, is_bot=True)
             wanted -= 1
+
+
+def bots_fill_at_once(table: Table) -> bool:
+    """Whether computer players take the empty seats as soon as a person sits: at a practice
+    table whose template waits no time for people. Otherwise they fill when the wait for people
+    runs out (``bots_fill_and_begin``), and at a private table when its host starts it."""
+    template = table.template
+    return bool(
+        template.practice and not table.is_private and float(template.human_wait_s or 0) <= 0
+    )
+
+
+def bots_fill_and_begin(ctx: Ctx) -> bool:
+    """Fill the empty seats of a waiting practice game with computer players and start it when
+    that reaches the minimum. Returns whether the game started."""
+    if ctx.game.status != GameStatus.WAITING or not ctx.table.template.practice:
+        return False
+    if not any(not s.is_bot for s in ctx.active_seats()):
+        return False
+    _bots_fill(ctx)
+    if len(ctx.active_seats()) >= ctx.settings.seats_min:
+        begin_game(ctx)
+        return True
+    return False

@@ -1,6 +1,7 @@
-"""Deadlines: firing a game's timer (start countdown, next deal, computer players' think time,
-or the engine's ``Timeout`` for turns, meld, rejoin and split windows) and the sweep that fires
-every overdue one. A timer that lost a race with a move finds the game moved on and does nothing.
+"""Deadlines: firing a game's timer (start countdown, the practice wait for people, next deal,
+computer players' think time, or the engine's ``Timeout`` for turns, meld, rejoin and split
+windows) and the sweep that fires every overdue one. A timer that lost a race with a move finds
+the game moved on and does nothing.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from ._pipeline import (
     timer_schedule,
 )
 from .bots import bots_play
+from .seating import bots_fill_and_begin
 
 logger = logging.getLogger(__name__)
 
@@ -65,6 +67,8 @@ def fire_due(ctx: Ctx) -> Fired | None:
     if game.status == GameStatus.WAITING:
         if kind == "start" and len(ctx.active_seats()) >= ctx.settings.seats_min:
             begin_game(ctx)
+        elif kind == "fill":  # nobody else came: computer players take the empty seats
+            bots_fill_and_begin(ctx)
     elif ctx.engine.deal_due(ctx.state, ctx.now):
         deal_next(ctx)
     elif kind == "bot":

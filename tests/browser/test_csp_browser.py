@@ -60,7 +60,8 @@ def test_lobby_table_mid_game_and_wallet_raise_no_csp_violation(csp_page):
     page.wait_for_selector("#lobby-tables")
     assert _violations(page) == []
 
-    page.locator("tr.lobby-row", has_text="CSP practice").locator("button", has_text="Join").click()
+    row = page.locator("tr.lobby-row", has_text="CSP practice")
+    row.locator("button", has_text="Play now").click()
     page.wait_for_url(re.compile(r"/tables/\d+/$"))
     page.wait_for_selector(".act-pick_closed button", timeout=20_000)
     page.wait_for_function("() => document.documentElement.dataset.liveVersion !== undefined")

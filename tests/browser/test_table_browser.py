@@ -27,6 +27,7 @@ def _practice_table(name: str, variant: str):
         practice=True,
         bot_count=1,
         bot_delay_s=0.3,
+        human_wait_s=0,  # computer players sit down with the player
         turn_s=60,
         extra_time_s=0,
     )
@@ -89,7 +90,7 @@ def _hand_codes(page) -> list[str]:
 def test_a_player_joins_a_practice_table_picks_and_discards(page, practice_table, funded_player):
     login(page, "meera", PASSWORD)
     row = page.locator("tr.lobby-row", has_text="Browser practice")
-    row.locator("button", has_text="Join").click()
+    row.locator("button", has_text="Play now").click()
     page.wait_for_url(re.compile(r"/tables/\d+/$"))
     # 13 cards of my own; the computer player's cards are not in the page at all.
     page.wait_for_selector("#my-hand .pcard")

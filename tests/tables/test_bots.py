@@ -32,6 +32,7 @@ def practice_table(template_factory: Callable[..., Any]) -> Callable[..., Table]
         fields.setdefault("seats_max", 3)
         fields.setdefault("bot_count", 2)
         fields.setdefault("bot_delay_s", 1.5)
+        fields.setdefault("human_wait_s", 0)  # computer players sit down with the person
         fields.setdefault("point_value", 1)
         return services.table_create(template=template_factory(**fields))
 

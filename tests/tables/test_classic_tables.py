@@ -801,7 +801,13 @@ def bot_game(
     def make(hands: dict[int, str], open_card: str, stock_top: list[str]) -> Any:
         toss(2)
         template = classic_template(
-            2, practice=True, currency="practice", bot_count=1, entry_fee=100, hands_count=1
+            2,
+            practice=True,
+            currency="practice",
+            bot_count=1,
+            entry_fee=100,
+            hands_count=1,
+            human_wait_s=0,
         )
         table = services.table_create(template=template)
         classic_planter.add(hands=hands, open_card=open_card, stock_top=stock_top)

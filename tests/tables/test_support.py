@@ -174,20 +174,23 @@ def test_admin_template_form_refuses_unplayable_settings(admin: Client) -> None:
         "seats_min": 2,
         "seats_max": 6,
         "currency": "cash",
-        "entry_fee": 100,
-        "point_value": 0,
-        "platform_fee_bps": 1000,
+        "entry_fee": "1.00",
+        "point_value": "0",
+        "platform_fee_bps": "10",
         "first_drop": 60,
         "middle_drop": 40,
         "start_countdown_s": 10,
         "extra_settings": "{}",
         "bot_count": 0,
         "bot_delay_s": 1.5,
+        "human_wait_s": 20,
+        "min_open_tables": 1,
+        "max_tables": 100,
         "is_active": "on",
     }
     response = admin.post("/admin/tables/tabletemplate/add/", data)
     assert response.status_code == 200
-    assert "not playable" in response.content.decode()
+    assert "is more than the middle drop" in response.content.decode()
     data["first_drop"] = 20
     response = admin.post("/admin/tables/tabletemplate/add/", data)
     assert response.status_code == 302

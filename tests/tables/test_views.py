@@ -36,15 +36,15 @@ def _state(t: Any) -> tuple[int, int, int, int]:
     )
 
 
-def test_lobby_lists_tables_with_stakes_and_a_join_button(client, table_factory, players):
-    table = table_factory(name="Evening 101", entry_fee=2500)
+def test_lobby_lists_templates_with_stakes_and_a_play_now_button(client, table_factory, players):
+    table = table_factory(name="Evening 101", entry_fee=2500, seats_max=6)
     html = client.get(reverse("lobby")).content.decode()
     assert "Evening 101" in html
-    assert "₹25.00" in html
+    assert "Pool 101 · ₹25.00 · 6 seats" in html
     assert "Log in to play" in html
     client.force_login(players[0])
     html = client.get(reverse("lobby")).content.decode()
-    assert f'action="{reverse("table_join", args=[table.pk])}"' in html
+    assert f'action="{reverse("template_play", args=[table.template_id])}"' in html
     partial = client.get(reverse("lobby") + "?partial=lobby-tables").content.decode()
     assert "Evening 101" in partial and "<html" not in partial
 

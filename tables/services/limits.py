@@ -1,0 +1,62 @@
+"""Who may sit where: a player sits at most once among one template's tables, and at no more
+than ``SEATS_PER_PLAYER_MAX`` tables at once (default 3).
+
+Both rules are checked with the template's row locked (``template_lock``), the first lock of
+every seating write (template, then table, then game, then seats): two joins of one player at
+one template's tables, by Play now or by link, are serialised, so neither rule can be raced.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings as django_settings
+
+from ..models import LIVE_GAME_STATUSES, Seat, Table, TableTemplate
+from .errors import SeatUnavailable
+
+DEFAULT_SEATS_PER_PLAYER = 3
+
+
+def seats_per_player_max() -> int:
+    """How many tables one player may sit at at once (``settings.SEATS_PER_PLAYER_MAX``)."""
+    return max(1, int(getattr(django_settings, "SEATS_PER_PLAYER_MAX", DEFAULT_SEATS_PER_PLAYER)))
+
+
+def template_lock(template_id: Any) -> TableTemplate | None:
+    """Lock a template row (``select_for_update``): serialises seat choice and table opening
+    for its tables. ``None`` when there is no such template."""
+    if not isinstance(template_id, int) or isinstance(template_id, bool):
+        return None
+    return TableTemplate.objects.select_for_update().filter(pk=template_id).first()
+
+
+def template_lock_for_table(table_id: Any) -> TableTemplate | None:
+    """Lock the template of table ``table_id`` (before the table itself: the fixed order)."""
+    if not isinstance(table_id, int) or isinstance(table_id, bool):
+        return None
+    template_id = Table.objects.filter(pk=table_id).values_list("template_id", flat=True).first()
+    return template_lock(template_id)
+
+
+def live_seats_of(user: Any) -> Any:
+    """The user's seats in waiting or running games (not left)."""
+    return Seat.objects.filter(
+        user_id=user.pk, left_at__isnull=True, game__status__in=LIVE_GAME_STATUSES
+    )
+
+
+def seat_limits_check(*, table: Table, user: Any) -> None:
+    """Refuse a new seat at ``table`` when ``user`` already sits at another table of its
+    template, or at the most tables a player may play at once. The caller holds the
+    template's lock."""
+    seats = live_seats_of(user).exclude(table_id=table.pk)
+    if seats.filter(table__template_id=table.template_id).exists():
+        raise SeatUnavailable(
+            f"You already sit at a {table.template.name} table: one seat per kind of table."
+        )
+    limit = seats_per_player_max()
+    if seats.values("table_id").distinct().count() >= limit:
+        raise SeatUnavailable(
+            f"You already play at {limit} tables, the most at once: leave one to sit here."
+        )

@@ -1,0 +1,269 @@
+"""Seat matching: **Play now** on a template seats the player at an open table of it (opening one
+when every table is full or playing), private tables joined by an invite code, and keeping a
+template's tables open but never piling up.
+
+Every write here locks the template row first (``select_for_update``), then the table, its game
+and seats (``seating.table_join``, the fixed order): the choice of a table and the opening of a
+new one are serialised per template, so 200 players pressing Play now at once are seated once
+each, no table takes more than its seats, and only the tables needed are opened.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Count, Max, Q
+
+from ..models import LIVE_GAME_STATUSES, Game, GameStatus, Seat, Table, TableStatus, TableTemplate
+from ._context import (
+    check_user,
+    in_transaction,
+    live_game_id,
+    lock_context,
+    lock_table,
+    now_or_clock,
+    to_dt,
+)
+from ._pipeline import save_game
+from .errors import NotFound, NotSeated, SeatUnavailable, TableClosed, TableError
+from .limits import live_seats_of, seat_limits_check, template_lock, template_lock_for_table
+from .seating import bots_fill_and_begin, table_create, table_join
+
+__all__ = [
+    "IDLE_CLOSE_S",
+    "INVITE_ALPHABET",
+    "table_join_by_code",
+    "table_private_create",
+    "table_private_start",
+    "template_play_now",
+    "template_tables_ensure",
+]
+
+# Invite codes: 6 characters without look-alikes (no 0/O, 1/I/L).
+INVITE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+INVITE_LENGTH = 6
+# An empty table (its last game over) beyond the template's minimum of open tables is closed once
+# it has stood empty this long: long enough for its players to press Play again.
+IDLE_CLOSE_S = 300.0
+
+
+def _locked_template(template: Any) -> TableTemplate:
+    locked = template_lock(getattr(template, "pk", None))
+    if locked is None:
+        raise NotFound("There is no such kind of table.")
+    if not locked.is_active:
+        raise TableClosed(f"{locked.name} tables are not open now.")
+    return locked
+
+
+def _public_tables(template: TableTemplate) -> Any:
+    return Table.objects.filter(template=template, is_private=False).exclude(
+        status=TableStatus.CLOSED
+    )
+
+
+def _table_states(template: TableTemplate) -> tuple[list[Table], list[Table], int]:
+    """(waiting tables with a free seat, fullest first; empty tables, oldest first; how many
+    tables the template has open) among its public tables."""
+    tables = list(_public_tables(template).order_by("pk"))
+    games = {
+        g.table_id: g
+        for g in Game.objects.filter(table__in=tables, status__in=LIVE_GAME_STATUSES).annotate(
+            taken=Count("seats", filter=Q(seats__left_at__isnull=True))
+        )
+    }
+    waiting: list[tuple[int, int, Table]] = []
+    empty: list[Table] = []
+    for table in tables:
+        game = games.get(table.pk)
+        if game is None:
+            empty.append(table)
+        elif game.status == GameStatus.WAITING:
+            seats_max = int((game.settings or {}).get("seats_max", template.seats_max))
+            if game.taken < seats_max:  # type: ignore[attr-defined]
+                waiting.append((-game.taken, table.pk, table))  # type: ignore[attr-defined]
+    return [t for _, _, t in sorted(waiting)], empty, len(tables)
+
+
+def template_play_now(*, template: TableTemplate, user: Any, now: float | None = None) -> Seat:
+    """Seat ``user`` at an open table of ``template`` and hold the entry, in one transaction:
+    the waiting table with the most players first, then an empty one, else a new table (up to
+    the template's ``max_tables``). A player already seated at one of its tables gets that seat
+    back. At a practice table people wait ``human_wait_s`` for each other before computer
+    players fill the empty seats."""
+    now = now_or_clock(now)
+    check_user(user)
+
+    def work() -> Seat:
+        locked = _locked_template(template)
+        mine = live_seats_of(user).filter(table__template=locked).order_by("pk").first()
+        if mine is not None:
+            return mine
+        seat_limits_check(table=Table(template=locked), user=user)
+        waiting, empty, count = _table_states(locked)
+        refusal: TableError | None = None
+        for table in [*waiting, *empty]:
+            try:
+                with transaction.atomic():  # a table that changed meanwhile: try the next
+                    seat = table_join(table=table, user=user, now=now)
+            except (SeatUnavailable, TableClosed) as exc:
+                refusal = exc
+                continue
+            template_tables_tidy(locked, now=now)
+            return seat
+        if count >= locked.max_tables:
+            if refusal is not None and not isinstance(refusal, SeatUnavailable):
+                raise refusal
+            raise TableClosed(
+                f"Every {locked.name} table is playing ({locked.max_tables} at most at once): "
+                "try again in a minute."
+            )
+        table = table_create(template=locked)
+        seat = table_join(table=table, user=user, now=now)
+        template_tables_tidy(locked, now=now)
+        return seat
+
+    return in_transaction(work)
+
+
+def template_tables_tidy(template: TableTemplate, *, now: float) -> None:
+    """Keep ``min_open_tables`` tables of ``template`` open for players (opening empty ones, up
+    to ``max_tables``) and close the empty ones beyond that which have stood empty for
+    ``IDLE_CLOSE_S``. The caller holds the template's lock."""
+    waiting, empty, count = _table_states(template)
+    open_count = len(waiting) + len(empty)
+    want = int(template.min_open_tables)
+    while open_count < want and count < template.max_tables:
+        table_create(template=template)
+        open_count += 1
+        count += 1
+    surplus = open_count - max(want, 0)
+    if surplus <= 0 or not empty:
+        return
+    cutoff = to_dt(now - IDLE_CLOSE_S)
+    last_games = dict(
+        Game.objects.filter(table__in=empty)
+        .values_list("table_id")
+        .annotate(last=Max("created_at"))
+        .values_list("table_id", "last")
+    )
+    stale = [
+        t.pk
+        for t in reversed(empty)  # the newest empty tables go first; the oldest are reused
+        if (last_games.get(t.pk) or t.created_at) <= cutoff  # type: ignore[operator]
+    ][:surplus]
+    if stale:
+        ids = list(
+            Table.objects.select_for_update()
+            .filter(pk__in=stale, status=TableStatus.WAITING)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+        Table.objects.filter(pk__in=ids).update(status=TableStatus.CLOSED)
+
+
+def template_tables_ensure(*, template: TableTemplate, now: float | None = None) -> None:
+    """Open (and tidy) the tables of ``template`` to its ``min_open_tables`` (staff saving a
+    template, the demo data)."""
+    now = now_or_clock(now)
+
+    def work() -> None:
+        locked = template_lock(getattr(template, "pk", None))
+        if locked is not None and locked.is_active:
+            template_tables_tidy(locked, now=now)
+
+    in_transaction(work)
+
+
+# ------------------------------------------------------------------------ private tables
+
+
+def _new_code() -> str:
+    for _ in range(20):
+        code = "".join(secrets.choice(INVITE_ALPHABET) for _ in range(INVITE_LENGTH))
+        if not Table.objects.filter(invite_code=code).exists():
+            return code
+    raise TableError("Could not make an invite code: try again.")  # pragma: no cover
+
+
+def normalise_code(raw: Any) -> str:
+    """An invite code as typed (any case, spaces and dashes ignored), or ``NotFound``."""
+    text = str(raw or "").strip().upper().replace(" ", "").replace("-", "")
+    if len(text) != INVITE_LENGTH or any(c not in INVITE_ALPHABET for c in text):
+        raise NotFound("That is not an invite code: it has 6 letters and digits, e.g. K7QM2X.")
+    return text
+
+
+def table_private_create(*, template: TableTemplate, user: Any, now: float | None = None) -> Table:
+    """A private table from a practice ``template`` for ``user`` (its host, seated at once),
+    with an invite code. It is not listed in the lobby; friends join by its link or code, and
+    the host starts it (computer players take the empty seats) or waits for them."""
+    now = now_or_clock(now)
+    check_user(user)
+
+    def work() -> Table:
+        locked = _locked_template(template)
+        if not locked.practice:
+            raise TableClosed("Private tables are practice tables: pick a practice game.")
+        if live_seats_of(user).filter(table__template=locked).exists():
+            raise SeatUnavailable(
+                f"You already sit at a {locked.name} table: leave it to host your own."
+            )
+        seat_limits_check(table=Table(template=locked), user=user)
+        code = _new_code()
+        table = Table.objects.create(
+            template=locked,
+            name=f"{user.public_name}'s table {code}",
+            is_private=True,
+            invite_code=code,
+            host=user,
+        )
+        table_join(table=table, user=user, now=now)
+        return table
+
+    return in_transaction(work)
+
+
+def table_by_code(code: Any) -> Table:
+    """The open private table with invite ``code``, or ``NotFound``."""
+    text = normalise_code(code)
+    table = (
+        Table.objects.filter(invite_code=text, is_private=True)
+        .exclude(status=TableStatus.CLOSED)
+        .select_related("template")
+        .first()
+    )
+    if table is None:
+        raise NotFound(f"No open private table has the code {text}.")
+    return table
+
+
+def table_join_by_code(*, code: Any, user: Any, now: float | None = None) -> Seat:
+    """Sit ``user`` at the private table with invite ``code`` (see ``table_join``)."""
+    return table_join(table=table_by_code(code), user=user, now=now)
+
+
+def table_private_start(*, table: Table, user: Any, now: float | None = None) -> Game:
+    """The host of a waiting private table starts it: computer players take the empty seats."""
+    now = now_or_clock(now)
+    check_user(user)
+
+    def work() -> Game:
+        template_lock_for_table(getattr(table, "pk", None))
+        locked = lock_table(getattr(table, "pk", None))
+        if not locked.is_private or locked.host_id != user.pk:
+            raise NotSeated("Only the host starts a private table.")
+        game_id = live_game_id(locked)
+        if game_id is None:
+            raise TableClosed("Nobody sits at this table yet.")
+        ctx = lock_context(table=locked, game_id=game_id, now=now)
+        if ctx.game.status != GameStatus.WAITING:
+            raise TableClosed("The game has started already.")
+        if not bots_fill_and_begin(ctx):
+            raise TableClosed("Not enough players to start: wait for your friends.")
+        save_game(ctx)
+        return ctx.game
+
+    return in_transaction(work)
