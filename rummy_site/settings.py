@@ -217,7 +217,18 @@ if REDIS_URL:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [{"address": REDIS_URL, "max_connections": REDIS_MAX_CONNECTIONS}],
+                # The socket timeout must outlast the layer's 5 s blocking read, or an idle
+                # consumer's read times out and its socket closes.
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "max_connections": REDIS_MAX_CONNECTIONS,
+                        "socket_timeout": 30,
+                        "socket_connect_timeout": 5,
+                        "socket_keepalive": True,
+                        "health_check_interval": 15,
+                    }
+                ],
                 "capacity": 1500,
                 "expiry": 30,
             },
@@ -225,6 +236,10 @@ if REDIS_URL:
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# Sessions are read through the cache (written through to the database): a page or a
+# re-fetched table view does not query the session table.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 # The cache holds short-lived shared facts (which players have a socket open at a table).
 if REDIS_URL:

@@ -1,10 +1,12 @@
-"""WebSockets: push-only channels that tell browsers a table (or the lobby) changed.
+"""WebSockets: push-only channels that bring browsers each change of a table (or the lobby).
 
-A push carries just the new state version; the page re-fetches its own per-viewer view over
-HTTP (see static/js/table.js). Connecting and disconnecting a seated player's socket is
-reported to ``services.seat_set_connected`` (the disconnection policy of RULES.md §4.8).
-A table socket needs a logged-in user (anonymous handshakes are refused with 4401); a spectator
-gets the same version-only pushes, never cards."""
+After every change each seat's socket is pushed that player's own view (see
+``tables/realtime.py``), marked with the version it moves the page from and to; other watchers
+get the public view. On connecting, a socket is told the current version only: a page that is
+behind re-fetches its view over HTTP (see static/js/table.js). Connecting and disconnecting a
+seated player's socket is reported to ``services.seat_set_connected`` (the disconnection policy
+of RULES.md §4.8). A table socket needs a logged-in user (anonymous handshakes are refused with
+4401); a spectator gets the public view, never a player's cards."""
 
 from __future__ import annotations
 
@@ -16,12 +18,21 @@ from django.template.loader import render_to_string
 
 from . import presence, services
 from .models import Game, Table
-from .realtime import lobby_group, table_group
+from .realtime import lobby_group, seat_group, table_group
+
+
+def _push_frame(event: dict[str, Any]) -> str:
+    marker = render_to_string(
+        "tables/_push.html", {"from_version": event["from_version"], "version": event["version"]}
+    )
+    return marker + event["html"]
 
 
 class TableConsumer(AsyncWebsocketConsumer):
     table_id: int
+    user_id: int
     group: str
+    own_group: str
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -34,8 +45,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not await self._table_exists():
             await self.close(code=4404)
             return
+        self.user_id = user.pk
         self.group = table_group(self.table_id)
+        self.own_group = seat_group(self.table_id, user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.channel_layer.group_add(self.own_group, self.channel_name)
         await self.accept()
         await self._set_connected(True)
         # Tell the page the current version at once: a page that missed pushes while it loaded
@@ -45,6 +59,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if getattr(self, "group", None):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.channel_layer.group_discard(self.own_group, self.channel_name)
             await self._set_connected(False)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -53,6 +68,15 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def table_update(self, event: dict[str, Any]) -> None:
         html = render_to_string("tables/_sync.html", {"version": event["version"]})
         await self.send(text_data=html)
+
+    async def table_view(self, event: dict[str, Any]) -> None:
+        """This player's own view (sent to this player's group only)."""
+        await self.send(text_data=_push_frame(event))
+
+    async def table_public(self, event: dict[str, Any]) -> None:
+        """The public view, for watchers without a seat (a seated player gets its own)."""
+        if self.user_id not in event["seated"]:
+            await self.send(text_data=_push_frame(event))
 
     @database_sync_to_async
     def _table_exists(self) -> bool:

@@ -9,6 +9,8 @@ without importing the services.
 from __future__ import annotations
 
 import dataclasses
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
@@ -23,8 +25,10 @@ __all__ = [
     "engine_of",
     "game_settings",
     "game_state",
+    "game_state_remember",
     "settings_field_names",
     "stake_of",
+    "state_key",
     "template_settings",
 ]
 
@@ -174,7 +178,42 @@ def game_settings(game: Any) -> Any:
 
 
 def game_state(game: Any) -> Any:
-    """The engine state of a started game (``None`` before the start)."""
+    """The engine state of a started game (``None`` before the start), decoded once per game
+    and version in this process: states are immutable and a version names one committed
+    state, so the decoded value is shared by every reader of that version."""
     if game.state is None:
         return None
-    return engine_of(game.variant).state_from_json(game.state)
+    key = state_key(game)
+    with _STATES_LOCK:
+        state = _STATES.get(key)
+        if state is not None:
+            _STATES.move_to_end(key)
+            return state
+    state = engine_of(game.variant).state_from_json(game.state)
+    if game.pk is not None:
+        game_state_remember(key=key, state=state)
+    return state
+
+
+def state_key(game: Any) -> tuple[Any, ...]:
+    """What names one committed state of a game: its id, when it was created (an id can come
+    back after a rollback, as in the tests) and its version."""
+    return (game.pk, game.created_at, game.version)
+
+
+def game_state_remember(*, key: tuple[Any, ...], state: Any) -> None:
+    """Keep the decoded ``state`` under ``state_key(game)`` (call after the commit only: a
+    version rolled back could be taken again by another state)."""
+    if state is None:
+        return
+    with _STATES_LOCK:
+        _STATES[key] = state
+        _STATES.move_to_end(key)
+        while len(_STATES) > _STATES_MAX:
+            _STATES.popitem(last=False)
+
+
+# Decoded states by ``state_key``, least recently used first.
+_STATES: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+_STATES_LOCK = threading.Lock()
+_STATES_MAX = 4096

@@ -1,38 +1,103 @@
 """Pushes to the browsers watching a table.
 
-A push carries only the table id and the new state version: each client then re-fetches its
-own view over HTTP (render per viewer), so nothing hidden ever travels in a broadcast.
-Call ``table_broadcast`` from ``transaction.on_commit``.
+After a change commits, every seat is pushed its own view: the table partial rendered for that
+player from the state the change already holds (no query, no re-fetch), sent to that player's
+own group, so no card of another player ever enters it. Other logged-in watchers get the
+public view (no hand) in the table's public group, which seated players ignore. Each push
+carries the version it moves the page from and to: a page that does not show the ``from``
+version missed something and re-fetches its view over HTTP, as it does after a reconnect.
+
+Call ``table_push`` from ``transaction.on_commit``.
 """
 
 from __future__ import annotations
 
 import logging
+import time
+from dataclasses import dataclass
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.template.loader import render_to_string
 
 logger = logging.getLogger(__name__)
 
+TABLE_PARTIAL = "tables/table.html#table"
+
 
 def table_group(table_id: int) -> str:
+    """Every logged-in socket watching the table: public views only."""
     return f"table-{table_id}"
+
+
+def seat_group(table_id: int, user_id: int) -> str:
+    """One player's sockets at one table: that player's own view."""
+    return f"table-{table_id}-user-{user_id}"
 
 
 def lobby_group() -> str:
     return "lobby"
 
 
-def table_broadcast(*, table_id: int, version: int) -> None:
-    """Tell every socket watching ``table_id`` that the state moved to ``version``."""
+@dataclass(frozen=True)
+class TableMoved:
+    """What a committed change leaves: the rows and the decoded state, as the change held them."""
+
+    table: Any
+    game: Any
+    seats: tuple[Any, ...]
+    state: Any
+    from_version: int
+    money_moved: bool = False
+
+
+class _PushRequest:
+    """What the table partial reads of a request when it is pushed: an htmx swap."""
+
+    htmx = True
+    path = ""
+
+
+def render_view(moved: TableMoved, user: Any | None, *, now: float) -> str:
+    """The table partial as ``user`` sees it (``None``: a spectator's public view)."""
+    from ledger.selectors import wallet_balances_for_header
+
+    from . import presenters, selectors
+
+    data = selectors.table_view_data(
+        table=moved.table, game=moved.game, seats=moved.seats, user=user, state=moved.state
+    )
+    context: dict[str, Any] = {
+        "t": presenters.present_table(data=data, user=user, now=now),
+        "user": user,
+    }
+    if user is not None and moved.money_moved:
+        context["request"] = _PushRequest()
+        context["header_balances"] = wallet_balances_for_header(user=user)
+    return render_to_string(TABLE_PARTIAL, context)
+
+
+def table_push(moved: TableMoved) -> None:
+    """Push every seat its own view of ``moved`` and the public view to the other watchers."""
     layer = get_channel_layer()
     if layer is None:
         return
+    table_id = moved.table.pk
+    version = moved.game.version
+    now = time.time()
     try:
-        async_to_sync(layer.group_send)(
+        seated = {s.user_id: s.user for s in moved.seats if not s.is_bot}
+        frame = {"from_version": moved.from_version, "version": version}
+        send = async_to_sync(layer.group_send)
+        for user_id, user in seated.items():
+            html = render_view(moved, user, now=now)
+            send(seat_group(table_id, user_id), {"type": "table.view", "html": html, **frame})
+        public = render_view(moved, None, now=now)
+        send(
             table_group(table_id),
-            {"type": "table.update", "table_id": table_id, "version": version},
+            {"type": "table.public", "html": public, "seated": sorted(seated), **frame},
         )
-        async_to_sync(layer.group_send)(lobby_group(), {"type": "lobby.update"})
+        send(lobby_group(), {"type": "lobby.update"})
     except Exception:  # a push is best effort: clients re-fetch on reconnect
-        logger.exception("broadcast failed for table %s v%s", table_id, version)
+        logger.exception("push failed for table %s v%s", table_id, version)

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, Prefetch, QuerySet
 
 from ledger.currencies import money_games_on
 
-from .engines import PLAYER_ACTIONS, engine_of
+from .engines import PLAYER_ACTIONS, engine_of, game_state
 from .models import (
     LIVE_GAME_STATUSES,
     Deal,
@@ -38,6 +38,7 @@ __all__ = [
     "lobby_tables",
     "lobby_templates",
     "table_for_viewer",
+    "table_view_data",
     "tables_of_user",
 ]
 
@@ -177,20 +178,27 @@ def table_for_viewer(*, table: Table, user: Any) -> dict[str, Any]:
     Also, for the result sheets: ``rules`` (the game's frozen engine settings: drop and
     show scores, point value, rummy bonus), each seat's ``entry_paid`` (entry and rejoin fees,
     minor units) and, once the pot is paid out, ``settlement`` (payouts by seat and the fee)."""
-    user_id = getattr(user, "pk", None) if getattr(user, "is_authenticated", False) else None
     game = (
         Game.objects.filter(table=table, status__in=LIVE_GAME_STATUSES).order_by("-pk").first()
         or Game.objects.filter(table=table).order_by("-pk").first()
     )
-    live = game is not None and game.status in LIVE_GAME_STATUSES
     seats: list[Seat] = []
     if game is not None:
-        seats = list(
-            Seat.objects.filter(game=game)
-            .filter(Q(played=True) | Q(left_at__isnull=True))
-            .select_related("user")
-            .order_by("seat_no", "pk")
-        )
+        seats = list(Seat.objects.filter(game=game).select_related("user"))
+    return table_view_data(table=table, game=game, seats=seats, user=user)
+
+
+def table_view_data(
+    *, table: Table, game: Game | None, seats: Iterable[Seat], user: Any, state: Any = None
+) -> dict[str, Any]:
+    """``table_for_viewer`` from rows already loaded (the table with its template, its latest
+    game, that game's seats with their users) and, when given, the game's decoded ``state``:
+    no query. The push after a move builds every seat's view from what the move holds."""
+    user_id = getattr(user, "pk", None) if getattr(user, "is_authenticated", False) else None
+    live = game is not None and game.status in LIVE_GAME_STATUSES
+    seats = sorted(
+        (s for s in seats if s.played or s.left_at is None), key=lambda s: (s.seat_no, s.pk)
+    )
     my_seat = next(
         (s for s in seats if s.user_id == user_id and (s.left_at is None or not live)), None
     )
@@ -201,7 +209,8 @@ def table_for_viewer(*, table: Table, user: Any) -> dict[str, Any]:
     rules: Any = None
     if game is not None and game.state is not None:
         engine = engine_of(game.variant)
-        state = engine.state_from_json(game.state)
+        if state is None:
+            state = game_state(game)
         rules = state.settings
         viewer = my_seat.seat_no if my_seat is not None and my_seat.played else None
         view = engine.view(state, viewer)

@@ -1,7 +1,9 @@
 // The table page: keeps the view in step with the server and wires the hand's interactions.
-// The server renders every view per viewer; a WebSocket push only says "version N", and the
-// page re-fetches its own view over HTTP when N is newer than what it shows (or after a
-// reconnect). Drag and drop (SortableJS) and Sort post the arrangement to the server.
+// The server renders every view per viewer. After each change it pushes this player's own view
+// over the WebSocket, marked with the version it moves the page from and to; the page swaps it
+// in when it shows the "from" version, and re-fetches its view over HTTP when it does not (a
+// missed push) or after a reconnect (the server then says only "version N"). Drag and drop
+// (SortableJS) and Sort post the arrangement to the server.
 (function () {
   "use strict";
 
@@ -38,6 +40,55 @@
   });
   // On every (re)connection the server first sends its current version, so a gap while the
   // socket was down is caught by the handler above.
+
+  // A pushed view: <div id="table-push" data-from="A" data-version="B" hidden></div> and then
+  // the table partial rendered for this viewer.
+  let pendingView = null;
+  document.addEventListener("htmx:wsBeforeMessage", function (evt) {
+    const text = String(evt.detail.message || "");
+    if (text.indexOf('id="table-push"') === -1) return;
+    evt.preventDefault();  // swapped here, in step with the version and a drag in progress
+    const box = document.createElement("div");
+    box.innerHTML = text;
+    const marker = box.querySelector("#table-push");
+    const from = parseInt(marker.dataset.from, 10);
+    const to = parseInt(marker.dataset.version, 10);
+    document.documentElement.dataset.liveVersion = String(to);
+    const shown = shownVersion();
+    if (to <= shown) return;
+    if (from !== shown) { pendingView = null; refetch(); return; }  // a push was missed
+    if (dragging) { pendingView = box; return; }  // applied when the card is dropped
+    applyView(box);
+  });
+  function applyView(box) {
+    const fresh = box.querySelector("#table-root");
+    const current = root();
+    if (!fresh || !current) { refetch(); return; }
+    current.replaceWith(fresh);
+    const balance = box.querySelector("#header-balance");
+    const oldBalance = document.getElementById("header-balance");
+    if (balance && oldBalance) {
+      balance.removeAttribute("hx-swap-oob");
+      oldBalance.replaceWith(balance);
+    }
+    htmx.process(fresh);
+    wire();
+  }
+
+  // Plain (non-htmx) forms in a pushed view carry no CSRF field: add the page's token.
+  document.addEventListener("submit", function (evt) {
+    const form = evt.target;
+    if (!(form instanceof HTMLFormElement) || (form.method || "").toLowerCase() !== "post") return;
+    if (form.querySelector("input[name=csrfmiddlewaretoken]")) return;
+    let token = "";
+    try { token = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || ""; } catch (e) { return; }
+    if (!token) return;
+    const input = document.createElement("input");
+    input.type = "hidden";
+    input.name = "csrfmiddlewaretoken";
+    input.value = token;
+    form.appendChild(input);
+  }, true);
 
   // --- countdown -----------------------------------------------------------------------------
   function tick() {
@@ -167,7 +218,12 @@
             dragging = false;
             if (evt.from !== evt.to || evt.oldIndex !== evt.newIndex) {
               refetchPending = false;  // the answer to the arrangement is the fresh view
+              pendingView = null;
               setTimeout(postArrangement, 0);
+            } else if (pendingView) {
+              const box = pendingView;
+              pendingView = null;
+              if (refetchPending) { refetchPending = false; refetch(); } else { applyView(box); }
             } else if (refetchPending) {
               refetchPending = false;
               refetch();

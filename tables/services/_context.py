@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from ledger.db import retry_on_conflict
 
-from ..engines import engine_of
+from ..engines import engine_of, game_state
 from ..models import LIVE_GAME_STATUSES, Deal, Game, Move, Seat, Table
 from ..rules.errors import InvalidMove
 from .errors import NotFound, NotSeated
@@ -70,7 +70,12 @@ class Ctx:
     _engine: Any = None
     _settings: Any = None
     _state: Any = None
+    _state_stale: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
+    start_version: int = -1  # the version the game was at when locked
+
+    def __post_init__(self) -> None:
+        self.start_version = self.game.version
 
     @property
     def engine(self) -> Any:
@@ -87,13 +92,20 @@ class Ctx:
     @property
     def state(self) -> Any:
         if self._state is None and self.game.state is not None:
-            self._state = self.engine.state_from_json(self.game.state)
+            self._state = game_state(self.game)  # decoded once per version in this process
         return self._state
 
     @state.setter
     def state(self, value: Any) -> None:
         self._state = value
-        self.game.state = value.to_json()
+        self._state_stale = True  # encoded once, when saved (``state_json``)
+
+    def state_json(self) -> Any:
+        """The game's state as stored: encoded now if the engine moved it since."""
+        if self._state_stale:
+            self.game.state = self._state.to_json()
+            self._state_stale = False
+        return self.game.state
 
     def active_seats(self) -> list[Seat]:
         """Seats still taken at the table (not left), by seat number."""
@@ -114,9 +126,15 @@ def lock_table(table_id: Any) -> Table:
     if not isinstance(table_id, int) or isinstance(table_id, bool) or table_id <= 0:
         raise NotFound(f"There is no table {table_id!r}.")
     try:
-        return Table.objects.select_for_update().select_related("template").get(pk=table_id)
+        return _tables_for_update().get(pk=table_id)
     except Table.DoesNotExist:
         raise NotFound(f"There is no table {table_id}.") from None
+
+
+def _tables_for_update() -> Any:
+    """Tables with their template, locking the table row only: the template is read, not
+    locked, so the tables of one template never wait for each other."""
+    return Table.objects.select_for_update(of=("self",)).select_related("template")
 
 
 def lock_context(*, table: Table, game_id: int, now: float) -> Ctx:
@@ -142,10 +160,9 @@ def lock_game(game_id: Any, now: float) -> Ctx:
     """Lock a game's table, the game and its seats (in that order)."""
     if not isinstance(game_id, int) or isinstance(game_id, bool) or game_id <= 0:
         raise NotFound(f"There is no game {game_id!r}.")
-    table_id = Game.objects.filter(pk=game_id).values_list("table_id", flat=True).first()
-    if table_id is None:
+    table = _tables_for_update().filter(games__pk=game_id).first()  # one query: found and locked
+    if table is None:
         raise NotFound(f"There is no game {game_id}.")
-    table = lock_table(table_id)
     return lock_context(table=table, game_id=game_id, now=now)
 
 

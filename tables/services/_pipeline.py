@@ -19,8 +19,9 @@ from celery import current_app
 from django.conf import settings as django_settings
 from django.db import transaction
 
+from ..engines import game_state_remember, state_key
 from ..models import LIVE_GAME_STATUSES, Deal, GameStatus, TableStatus
-from ..realtime import table_broadcast
+from ..realtime import TableMoved, table_push
 from ..rules import fairness
 from . import _context
 from ._context import (
@@ -42,6 +43,19 @@ T = TypeVar("T")
 # The Celery task that fires a deadline (``tables.tasks.game_timeout``), named rather than
 # imported: the task calls the timers service, which runs through this pipeline.
 GAME_TIMEOUT_TASK = "tables.tasks.game_timeout"
+# What a write changes of a game row (never its table, variant, currency, stake or settings).
+GAME_MOVING_FIELDS = [
+    "state",
+    "version",
+    "status",
+    "deadline",
+    "deadline_kind",
+    "started_at",
+    "ended_at",
+    "result",
+    "cancelled_by",
+    "cancel_reason",
+]
 # Deadlines a player beats by acting (turn and extra time, the meld window, the rejoin and split
 # offers): they fire ``deadline_grace()`` seconds late, so a move sent just before the deadline
 # and delayed by the network still counts.
@@ -96,6 +110,7 @@ def _handle_events(ctx: Ctx, events: Iterable[Any]) -> None:
                 ctx.extra["open_deal"] = None
         elif kind == "Rejoined":
             rejoin_paid(ctx, event)
+            ctx.extra["money_moved"] = True
         elif kind == "PointsSettled":
             ctx.extra["points_settled"] = event
         elif kind == "GameEnded":
@@ -178,12 +193,22 @@ def waiting_deadline(ctx: Ctx) -> tuple[str, float]:
 def save_game(ctx: Ctx) -> None:
     """Save the game and arrange the push and the timer for after the commit."""
     sync_deadline(ctx)
-    ctx.game.save()
-    game_id, table_id, version = ctx.game.pk, ctx.table.pk, ctx.game.version
+    ctx.state_json()
+    ctx.game.save(update_fields=GAME_MOVING_FIELDS)
+    game_id, version, key = ctx.game.pk, ctx.game.version, state_key(ctx.game)
     deadline = ctx.game.deadline if ctx.game.status in LIVE_GAME_STATUSES else None
+    moved = TableMoved(
+        table=ctx.table,
+        game=ctx.game,
+        seats=tuple(ctx.seats),
+        state=ctx.state,
+        from_version=ctx.start_version,
+        money_moved=bool(ctx.extra.get("money_moved")) or ctx.game.status != GameStatus.RUNNING,
+    )
 
     def after_commit() -> None:
-        table_broadcast(table_id=table_id, version=version)
+        game_state_remember(key=key, state=moved.state)
+        table_push(moved)
         if deadline is not None and django_settings.TIMERS_BACKEND == "celery":
             timer_schedule(game_id=game_id, version=version, deadline=deadline)
 
@@ -235,6 +260,7 @@ def begin_game(ctx: Ctx) -> None:
 def deal_next(ctx: Ctx) -> Deal:
     """Store the next deal's shoe (a ``Deal`` row) with its commitment (SHA-256 of the shoe
     and a fresh secret, docs/fairness.md), then deal it, in this transaction."""
+    ctx.state_json()  # the game row as it stands before the deal (stored with the deal)
     start = _context.deal_shoe_new(game=ctx.game, settings=ctx.settings)
     number = Deal.objects.filter(game=ctx.game).count() + 1
     shoe = start.to_json()
@@ -245,7 +271,7 @@ def deal_next(ctx: Ctx) -> Deal:
         shoe=shoe,
         shoe_secret=secret,
         shoe_commitment=fairness.commitment_of(shoe, secret),
-        state_before=ctx.game.state,
+        state_before=ctx.state_json(),
         version_before=ctx.game.version,
     )
     ctx.extra["open_deal"] = deal

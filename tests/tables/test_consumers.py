@@ -54,8 +54,24 @@ def spectator_headers(user_factory: Any) -> list[tuple[bytes, bytes]]:
     return _cookie_for(user_factory())
 
 
-def test_a_socket_gets_the_current_version_then_every_new_one(two, spectator_headers):
-    async def scenario() -> tuple[int, int]:
+def _push(message: str) -> tuple[int, int, str]:
+    """(from version, version, the pushed partial) of a pushed view."""
+    match = re.search(r'id="table-push" data-from="(\d+)" data-version="(\d+)"', message)
+    assert match, message[:200]
+    return int(match.group(1)), int(match.group(2)), message[match.end() :]
+
+
+def _codes_in(html: str) -> set[str]:
+    return set(re.findall(r'data-code="([0-9AJQKTSHDC]{2,3})"', html))
+
+
+def _public_cards(t: Any) -> set[str]:
+    deal = t.view()["deal"]
+    return {c for c in (deal.get("open_top"), deal.get("cut_joker")) if c}
+
+
+def test_a_socket_gets_the_current_version_then_every_new_view(two, spectator_headers):
+    async def scenario() -> tuple[int, tuple[int, int, str]]:
         ws = WebsocketCommunicator(APP, f"/ws/tables/{two.table.pk}/", headers=spectator_headers)
         connected, _ = await ws.connect()
         assert connected
@@ -63,17 +79,18 @@ def test_a_socket_gets_the_current_version_then_every_new_one(two, spectator_hea
         from channels.db import database_sync_to_async
 
         await database_sync_to_async(two.act)(1, "pick_closed")
-        pushed = _version(await ws.receive_from(timeout=5))
+        pushed = _push(await ws.receive_from(timeout=5))
         await ws.disconnect()
         return first, pushed
 
-    first, pushed = async_to_sync(scenario)()
+    first, (before, after, html) = async_to_sync(scenario)()
     game = two.game()
-    assert first == game.version - 1
-    assert pushed == game.version
+    assert first == before == game.version - 1
+    assert after == game.version
+    assert 'id="table-root"' in html and f'data-version="{game.version}"' in html
 
 
-def test_a_push_carries_no_cards(two, spectator_headers):
+def test_a_spectators_push_carries_no_players_cards(two, spectator_headers):
     async def scenario() -> str:
         ws = WebsocketCommunicator(APP, f"/ws/tables/{two.table.pk}/", headers=spectator_headers)
         await ws.connect()
@@ -86,8 +103,50 @@ def test_a_push_carries_no_cards(two, spectator_headers):
         return message
 
     message = async_to_sync(scenario)()
-    assert "data-code" not in message
-    assert not re.search(r"\b(10|[2-9AJQK])[SHDC]\b", message)
+    hands = set(two.view(1)["hand"]["cards"]) | set(two.view(2)["hand"]["cards"])
+    assert not (_codes_in(message) & (hands - _public_cards(two)))
+    assert 'id="my-hand"' not in message
+
+
+def test_each_seat_is_pushed_its_own_view_and_nobody_elses_cards(two):
+    """The leak test for pushes: a seat's socket hears its own view, once per change, and no
+    card of the other player's hand ever reaches it (nor the public frame)."""
+
+    cookies = {seat: _cookie_for(two.users[seat]) for seat in (1, 2)}
+
+    picked: dict[str, int] = {}
+
+    async def scenario() -> dict[int, list[str]]:
+        sockets = {}
+        for seat in (1, 2):
+            ws = WebsocketCommunicator(APP, f"/ws/tables/{two.table.pk}/", headers=cookies[seat])
+            connected, _ = await ws.connect()
+            assert connected
+            await ws.receive_from(timeout=5)  # the current version
+            sockets[seat] = ws
+        from channels.db import database_sync_to_async
+
+        picked["version"] = (await database_sync_to_async(two.act)(1, "pick_closed")).version
+        heard: dict[int, list[str]] = {1: [], 2: []}
+        for seat, ws in sockets.items():
+            heard[seat].append(await ws.receive_from(timeout=5))
+        for seat, ws in sockets.items():  # one frame each: no public copy as well
+            if not await ws.receive_nothing(timeout=0.3):
+                heard[seat].append(await ws.receive_from())
+        for ws in sockets.values():
+            await ws.disconnect()
+        return heard
+
+    heard = async_to_sync(scenario)()
+    public = _public_cards(two)
+    for seat, other in ((1, 2), (2, 1)):
+        (message,) = heard[seat]
+        before, after, html = _push(message)
+        assert after == picked["version"] and before == after - 1
+        own = set(two.view(seat)["hand"]["cards"])
+        theirs = set(two.view(other)["hand"]["cards"]) - own - public
+        assert own <= _codes_in(html)  # the player's own hand is in the frame
+        assert not (_codes_in(html) & theirs), f"seat {seat} was sent seat {other}'s cards"
 
 
 def test_a_seated_players_socket_marks_the_seat_connected_and_disconnected(two):
@@ -189,3 +248,25 @@ def test_the_lobby_socket_hears_about_seat_changes(table_factory, players):
         return message
 
     assert 'id="lobby-sync"' in async_to_sync(scenario)()
+
+
+@pytest.mark.redis
+def test_an_idle_socket_on_redis_still_hears_the_next_push(two, spectator_headers):
+    """An idle consumer outlives the Redis layer's 5 s blocking read (the socket timeout is
+    longer), so a quiet table's sockets are not dropped."""
+    import asyncio
+
+    async def scenario() -> str:
+        ws = WebsocketCommunicator(APP, f"/ws/tables/{two.table.pk}/", headers=spectator_headers)
+        connected, _ = await ws.connect()
+        assert connected
+        await ws.receive_from(timeout=5)
+        await asyncio.sleep(7)  # longer than the layer's blocking read
+        from channels.db import database_sync_to_async
+
+        await database_sync_to_async(two.act)(1, "pick_closed")
+        message = await ws.receive_from(timeout=5)
+        await ws.disconnect()
+        return message
+
+    assert 'id="table-push"' in async_to_sync(scenario)()

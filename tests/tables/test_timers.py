@@ -166,8 +166,8 @@ def test_celery_backend_schedules_the_timer_on_commit(
     )
     monkeypatch.setattr(
         _pipeline,
-        "table_broadcast",
-        lambda *, table_id, version: pushed.append((table_id, version)),
+        "table_push",
+        lambda moved: pushed.append((moved.table.pk, moved.game.version)),
     )
     with django_capture_on_commit_callbacks(execute=True):
         game = t.act(1, "pick_closed")
