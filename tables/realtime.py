@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -50,6 +50,10 @@ class TableMoved:
     state: Any
     from_version: int
     money_moved: bool = False
+    deal: Any = None  # the game's newest deal (``UNKNOWN_DEAL``: the change did not load it)
+
+
+UNKNOWN_DEAL = object()
 
 
 class _PushRequest:
@@ -66,7 +70,12 @@ def render_view(moved: TableMoved, user: Any | None, *, now: float) -> str:
     from . import presenters, selectors
 
     data = selectors.table_view_data(
-        table=moved.table, game=moved.game, seats=moved.seats, user=user, state=moved.state
+        table=moved.table,
+        game=moved.game,
+        seats=moved.seats,
+        user=user,
+        state=moved.state,
+        deal=moved.deal,
     )
     context: dict[str, Any] = {
         "t": presenters.present_table(data=data, user=user, now=now),
@@ -87,6 +96,10 @@ def table_push(moved: TableMoved) -> None:
     version = moved.game.version
     now = time.time()
     try:
+        if moved.deal is UNKNOWN_DEAL:
+            from .selectors import newest_deal
+
+            moved = replace(moved, deal=newest_deal(moved.game))
         seated = {s.user_id: s.user for s in moved.seats if not s.is_bot}
         frame = {"from_version": moved.from_version, "version": version}
         send = async_to_sync(layer.group_send)

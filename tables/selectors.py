@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Count, Prefetch, QuerySet
+from django.db.models import Count, JSONField, OuterRef, Prefetch, QuerySet, Subquery
 
 from ledger.currencies import money_games_on
 
@@ -178,18 +178,72 @@ def table_for_viewer(*, table: Table, user: Any) -> dict[str, Any]:
     Also, for the result sheets: ``rules`` (the game's frozen engine settings: drop and
     show scores, point value, rummy bonus), each seat's ``entry_paid`` (entry and rejoin fees,
     minor units) and, once the pot is paid out, ``settlement`` (payouts by seat and the fee)."""
+    games = _with_newest_deal(Game.objects.filter(table=table))
     game = (
-        Game.objects.filter(table=table, status__in=LIVE_GAME_STATUSES).order_by("-pk").first()
-        or Game.objects.filter(table=table).order_by("-pk").first()
+        games.filter(status__in=LIVE_GAME_STATUSES).order_by("-pk").first()
+        or games.order_by("-pk").first()
     )
+    if game is not None and getattr(game, "nd_number", None) is not None:
+        game.newest_deal = Deal(  # type: ignore[attr-defined]
+            game=game,
+            number=game.nd_number,  # type: ignore[attr-defined]
+            shoe_commitment=game.nd_commitment,  # type: ignore[attr-defined]
+            shoe_secret=game.nd_secret,  # type: ignore[attr-defined]
+            ended_at=game.nd_ended_at,  # type: ignore[attr-defined]
+            shoe=game.nd_shoe,  # type: ignore[attr-defined]
+        )
     seats: list[Seat] = []
     if game is not None:
         seats = list(Seat.objects.filter(game=game).select_related("user"))
-    return table_view_data(table=table, game=game, seats=seats, user=user)
+    deal = getattr(game, "newest_deal", None)
+    return table_view_data(table=table, game=game, seats=seats, user=user, deal=deal)
+
+
+def _with_newest_deal(games: QuerySet[Game]) -> QuerySet[Game]:
+    """Games with their newest deal's shoe commitment read in the same statement."""
+    newest = Deal.objects.filter(game=OuterRef("pk")).order_by("-number")
+    return games.annotate(
+        nd_number=Subquery(newest.values("number")[:1]),
+        nd_commitment=Subquery(newest.values("shoe_commitment")[:1]),
+        nd_secret=Subquery(newest.values("shoe_secret")[:1]),
+        nd_ended_at=Subquery(newest.values("ended_at")[:1]),
+        nd_shoe=Subquery(newest.values("shoe")[:1], output_field=JSONField()),
+    )
+
+
+def newest_deal(game: Game | None) -> Any:
+    """The newest deal of ``game`` with what its commitment shows (``None`` before the first)."""
+    if game is None:
+        return None
+    return Deal.objects.filter(game=game).order_by("-number").first()
+
+
+def commitment_view(*, game: Game | None, deal: Any, is_player: bool) -> dict[str, Any] | None:
+    """The shoe commitment of the game's newest deal for one of its players: the commitment
+    from the first card on; the shoe and the secret once the deal has ended (docs/fairness.md).
+    ``None`` for anyone else, or before the first deal."""
+    if game is None or deal is None or not is_player or not deal.shoe_commitment:
+        return None
+    ended = deal.ended_at is not None
+    shoe = deal.shoe.get("shoe", {}) if isinstance(deal.shoe, dict) else {}
+    return {
+        "number": deal.number,
+        "word": "Hand" if game.variant == "classic" else "Deal",
+        "commitment": deal.shoe_commitment,
+        "revealed": ended,
+        "secret": deal.shoe_secret if ended else "",
+        "cards": " ".join(shoe.get("cards", [])) if ended else "",
+    }
 
 
 def table_view_data(
-    *, table: Table, game: Game | None, seats: Iterable[Seat], user: Any, state: Any = None
+    *,
+    table: Table,
+    game: Game | None,
+    seats: Iterable[Seat],
+    user: Any,
+    state: Any = None,
+    deal: Any = None,
 ) -> dict[str, Any]:
     """``table_for_viewer`` from rows already loaded (the table with its template, its latest
     game, that game's seats with their users) and, when given, the game's decoded ``state``:
@@ -261,6 +315,9 @@ def table_view_data(
         "can_leave": my_seat is not None and live,
         "result": game.result if game is not None and not live else None,
         "settlement": _settlement(game.result if game is not None and not live else None),
+        "commitment": commitment_view(
+            game=game, deal=deal, is_player=my_seat is not None and my_seat.played
+        ),
     }
 
 

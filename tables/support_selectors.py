@@ -2,8 +2,9 @@
 of the move log replayed (``deal_history``), its outcome with every hand, kind of group and the
 engine's best arrangement (``deal_outcome``), the money it moved (``deal_money``), the whole
 history as one JSON document (``deal_export``, docs/deal-export.md), notes and the access log,
-and the pair signals report (``pair_signals``). Only finished deals are reviewed or exported;
-``deal_commitment_for_viewer`` is the one read here for a deal's players (docs/fairness.md).
+and the pair signals report (``pair_signals``). Only finished deals are reviewed or exported.
+(What a deal's players see of its shoe commitment comes with their table view:
+``selectors.commitment_view``.)
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ __all__ = [
     "BIG_LOSS_POINTS",
     "HistoryStep",
     "deal_accesses",
-    "deal_commitment_for_viewer",
     "deal_export",
     "deal_history",
     "deal_is_reviewable",
@@ -298,29 +298,6 @@ def deal_accesses(*, deal: Deal | None = None, user: Any = None) -> QuerySet[Dea
     if user is not None:
         rows = rows.filter(user=user)
     return rows
-
-
-def deal_commitment_for_viewer(*, game: Game | None, user: Any) -> dict[str, Any] | None:
-    """The shoe commitment of the game's newest deal for one of its players: the commitment
-    from the first card on; the shoe and the secret once the deal has ended. ``None`` for
-    anyone who is not a player of the game (or before the first deal)."""
-    if game is None or not getattr(user, "is_authenticated", False):
-        return None
-    if not Seat.objects.filter(game=game, user=user, played=True).exists():
-        return None
-    deal = Deal.objects.filter(game=game).order_by("-number").first()
-    if deal is None or not deal.shoe_commitment:
-        return None
-    ended = deal.ended_at is not None
-    shoe = deal.shoe.get("shoe", {}) if isinstance(deal.shoe, dict) else {}
-    return {
-        "number": deal.number,
-        "word": "Hand" if game.variant == "classic" else "Deal",
-        "commitment": deal.shoe_commitment,
-        "revealed": ended,
-        "secret": deal.shoe_secret if ended else "",
-        "cards": " ".join(shoe.get("cards", [])) if ended else "",
-    }
 
 
 # --------------------------------------------------------------------------- pair signals

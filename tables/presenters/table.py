@@ -68,6 +68,7 @@ def present_table(*, data: dict[str, Any], user: Any, now: float) -> dict[str, A
             f"{money(stake, currency)} buy-in" if variant == "points" else money(stake, currency)
         ),
         "version": data["version"],
+        "commitment": data.get("commitment"),
         "my_seat": my_seat,
         "is_pool": variant in ("pool101", "pool201"),
         "is_deals": variant == "deals",

@@ -202,10 +202,12 @@ def record_move(
 
 
 def open_deal(ctx: Ctx) -> Deal | None:
+    """The game's deal being played (``None`` between deals). The newest deal, open or not, is
+    kept as ``ctx.extra["last_deal"]`` for the pushes (its shoe commitment)."""
     if "open_deal" not in ctx.extra:
-        ctx.extra["open_deal"] = (
-            Deal.objects.filter(game=ctx.game, ended_at__isnull=True).order_by("-number").first()
-        )
+        newest = Deal.objects.filter(game=ctx.game).order_by("-number").first()
+        ctx.extra["last_deal"] = newest
+        ctx.extra["open_deal"] = newest if newest is not None and newest.ended_at is None else None
     deal: Deal | None = ctx.extra["open_deal"]
     return deal
 

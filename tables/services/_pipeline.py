@@ -21,7 +21,7 @@ from django.db import transaction
 
 from ..engines import game_state_remember, state_key
 from ..models import LIVE_GAME_STATUSES, Deal, GameStatus, TableStatus
-from ..realtime import TableMoved, table_push
+from ..realtime import UNKNOWN_DEAL, TableMoved, table_push
 from ..rules import fairness
 from . import _context
 from ._context import (
@@ -203,6 +203,7 @@ def save_game(ctx: Ctx) -> None:
         seats=tuple(ctx.seats),
         state=ctx.state,
         from_version=ctx.start_version,
+        deal=ctx.extra.get("last_deal", UNKNOWN_DEAL),
         money_moved=bool(ctx.extra.get("money_moved")) or ctx.game.status != GameStatus.RUNNING,
     )
 
@@ -274,7 +275,7 @@ def deal_next(ctx: Ctx) -> Deal:
         state_before=ctx.state_json(),
         version_before=ctx.game.version,
     )
-    ctx.extra["open_deal"] = deal
+    ctx.extra["open_deal"] = ctx.extra["last_deal"] = deal
     apply_action(ctx, start, deal=deal)
     return deal
 
