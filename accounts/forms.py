@@ -7,6 +7,7 @@ from django import forms
 from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.utils.translation import gettext_lazy as _
 
 from .models import SelfExclusionPeriod, User
 
@@ -17,14 +18,16 @@ class SignUpForm(UserCreationForm):
 
     age_confirmed = forms.BooleanField(
         required=True,
-        label="I am 18 or older",
-        error_messages={"required": "You must be 18 or older to play for money here."},
+        label=_("I am 18 or older"),
+        error_messages={"required": _("You must be 18 or older to play for money here.")},
     )
 
     class Meta:
         model = User
         fields = ("username", "display_name", "email")
-        help_texts = {"display_name": "Shown to other players. Leave empty to use your username."}
+        help_texts = {
+            "display_name": _("Shown to other players. Leave empty to use your username.")
+        }
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
@@ -43,19 +46,19 @@ def rupees_to_paise(text: str) -> int:
     value = str(text).strip().replace(",", "").removeprefix("₹").strip()
     if not _RUPEES.fullmatch(value):
         raise forms.ValidationError(
-            "Enter an amount in rupees with the digits 0-9, e.g. 5000 or 499.50."
+            _("Enter an amount in rupees with the digits 0-9, e.g. 5000 or 499.50.")
         )
     paise = Decimal(value).scaleb(2)
     if paise > MAX_LIMIT_RUPEES * 100:
-        raise forms.ValidationError("That amount is too large.")
+        raise forms.ValidationError(_("That amount is too large."))
     return int(paise)
 
 
 class DepositLimitsForm(forms.Form):
     """Daily and monthly deposit limits in rupees; empty means no limit."""
 
-    daily = forms.CharField(max_length=20, required=False, label="Daily limit (₹)")
-    monthly = forms.CharField(max_length=20, required=False, label="Monthly limit (₹)")
+    daily = forms.CharField(max_length=20, required=False, label=_("Daily limit (₹)"))
+    monthly = forms.CharField(max_length=20, required=False, label=_("Monthly limit (₹)"))
 
     def _limit(self, name: str) -> int | None:
         text = self.cleaned_data.get(name, "")
@@ -69,23 +72,25 @@ class DepositLimitsForm(forms.Form):
 
 
 class SelfExclusionForm(forms.Form):
-    period = forms.ChoiceField(choices=SelfExclusionPeriod.choices, label="Exclude me for")
+    period = forms.ChoiceField(choices=SelfExclusionPeriod.choices, label=_("Exclude me for"))
     confirm = forms.BooleanField(
         required=True,
-        label="I understand this cannot be undone before it ends",
-        error_messages={"required": "Tick the box to confirm: a self-exclusion cannot be undone."},
+        label=_("I understand this cannot be undone before it ends"),
+        error_messages={
+            "required": _("Tick the box to confirm: a self-exclusion cannot be undone.")
+        },
     )
 
 
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
-        fields = ("display_name",)
+        fields = ("display_name", "language", "time_zone")
 
     def clean_display_name(self) -> str:
         name: str = self.cleaned_data["display_name"].strip()
         if name and len(name) < 2:
-            raise forms.ValidationError("A display name needs at least 2 characters.")
+            raise forms.ValidationError(_("A display name needs at least 2 characters."))
         return name
 
 
@@ -105,13 +110,15 @@ class _BoundedCredentials:
         username = str(self.cleaned_data.get("username") or "")
         limit = self.fields["username"].max_length or 150
         if len(username) > limit:
-            raise forms.ValidationError(f"A username has at most {limit} characters.")
+            raise forms.ValidationError(
+                _("A username has at most %(limit)s characters.") % {"limit": limit}
+            )
         return username
 
     def clean_password(self) -> str:
         password = str(self.cleaned_data.get("password") or "")
         if len(password) > MAX_PASSWORD_CHARS:
-            raise forms.ValidationError("That password is too long.")
+            raise forms.ValidationError(_("That password is too long."))
         return password
 
 

@@ -7,6 +7,19 @@ from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+# The time zones a player may choose on the profile (most players are in India).
+TIME_ZONE_CHOICES = [
+    ("Asia/Kolkata", _("India (IST)")),
+    ("Asia/Dubai", _("Gulf (Dubai)")),
+    ("Asia/Singapore", _("Singapore")),
+    ("Europe/London", _("London")),
+    ("America/New_York", _("New York")),
+    ("America/Los_Angeles", _("Los Angeles")),
+    ("Australia/Sydney", _("Sydney")),
+    ("UTC", _("UTC")),
+]
 
 
 class User(AbstractUser):
@@ -18,9 +31,10 @@ class User(AbstractUser):
     (``DepositLimit``, ``SelfExclusion``)."""
 
     display_name = models.CharField(
+        _("display name"),
         max_length=40,
         blank=True,
-        help_text="The name other players see at the table. Defaults to the username.",
+        help_text=_("The name other players see at the table. Defaults to the username."),
     )
     age_confirmed_at = models.DateTimeField(
         null=True, blank=True, help_text="When the player confirmed being 18 or older."
@@ -29,6 +43,20 @@ class User(AbstractUser):
         default=False, help_text="Staff checked the player's identity: cash may be withdrawn."
     )
     identity_verified_at = models.DateTimeField(null=True, blank=True)
+    language = models.CharField(
+        _("language"),
+        max_length=8,
+        choices=settings.LANGUAGES,
+        blank=True,
+        help_text=_("The language of every page. Empty: the browser's language."),
+    )
+    time_zone = models.CharField(
+        _("time zone"),
+        max_length=40,
+        choices=TIME_ZONE_CHOICES,
+        blank=True,
+        help_text=_("Times are shown in this zone. Empty: India (IST)."),
+    )
 
     class Meta:
         permissions = [
@@ -44,8 +72,8 @@ class User(AbstractUser):
 
 
 class LimitPeriod(models.TextChoices):
-    DAILY = "daily", "Daily"
-    MONTHLY = "monthly", "Monthly"
+    DAILY = "daily", _("Daily")
+    MONTHLY = "monthly", _("Monthly")
 
 
 class DepositLimit(models.Model):
@@ -80,10 +108,10 @@ class DepositLimit(models.Model):
 
 
 class SelfExclusionPeriod(models.TextChoices):
-    DAY = "1d", "1 day"
-    WEEK = "7d", "7 days"
-    MONTH = "30d", "30 days"
-    HALF_YEAR = "6m", "6 months"
+    DAY = "1d", _("1 day")
+    WEEK = "7d", _("7 days")
+    MONTH = "30d", _("30 days")
+    HALF_YEAR = "6m", _("6 months")
 
 
 class SelfExclusion(models.Model):

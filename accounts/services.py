@@ -7,9 +7,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.apps import apps
+from django.conf import settings
 from django.contrib.auth.models import Group, Permission
 from django.db import transaction
-from django.utils import timezone
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
 
 from .models import DepositLimit, LimitPeriod, SelfExclusion, SelfExclusionPeriod, User
 from .roles import SUPPORT_GROUP
@@ -81,6 +83,25 @@ def user_profile_update(*, user: User, display_name: str) -> User:
     return user
 
 
+def user_locale_update(
+    *, user: User, language: str | None = None, time_zone: str | None = None
+) -> User:
+    """Save the player's language (the header's switcher) and/or time zone (the profile)."""
+    fields = []
+    if language is not None:
+        if language and language not in dict(settings.LANGUAGES):
+            raise AccountRefused(_("That language is not offered."))
+        user.language = language
+        fields.append("language")
+    if time_zone is not None:
+        user.time_zone = time_zone
+        fields.append("time_zone")
+    if fields:
+        user.full_clean(exclude=["password"])
+        user.save(update_fields=fields)
+    return user
+
+
 def user_add_to_support(*, user: User) -> None:
     user.groups.add(role_groups_ensure())
 
@@ -106,9 +127,9 @@ def limits_set(
     cooling off. Higher (or removed): effective after 24 hours. The same limit again changes
     nothing (returns None)."""
     if period not in LimitPeriod.values:
-        raise AccountRefused("Choose a daily or a monthly limit.")
+        raise AccountRefused(_("Choose a daily or a monthly limit."))
     if amount is not None and (isinstance(amount, bool) or not 0 <= amount <= MAX_LIMIT):
-        raise AccountRefused("That limit is not a valid amount.")
+        raise AccountRefused(_("That limit is not a valid amount."))
     now = now or timezone.now()
     locked = _lock_user(user)
     current = deposit_limit_current(user=locked, period=period, now=now)
@@ -128,13 +149,12 @@ def self_exclusion_start(*, user: Any, period: str, now: datetime | None = None)
     """Exclude the player from money games (cash tables and deposits) for the period. It cannot
     be undone early; a longer one may be added while one runs (the later end counts)."""
     if period not in SELF_EXCLUSION_LENGTHS:
-        raise AccountRefused("Choose 1 day, 7 days, 30 days or 6 months.")
+        raise AccountRefused(_("Choose 1 day, 7 days, 30 days or 6 months."))
     now = now or timezone.now()
     locked = _lock_user(user)
     ends_at = now + SELF_EXCLUSION_LENGTHS[SelfExclusionPeriod(period)]
     active = self_exclusion_active(user=locked, now=now)
     if active is not None and active.ends_at >= ends_at:
-        raise AccountRefused(
-            f"You are already excluded until {timezone.localtime(active.ends_at):%d %b %Y %H:%M}."
-        )
+        until = formats.date_format(timezone.localtime(active.ends_at), "DATETIME_FORMAT")
+        raise AccountRefused(_("You are already excluded until %(until)s.") % {"until": until})
     return SelfExclusion.objects.create(user=locked, period=period, started_at=now, ends_at=ends_at)

@@ -1,15 +1,35 @@
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
-from django.views.decorators.http import require_http_methods
+from django.utils import formats, timezone, translation
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+from django.views.i18n import set_language
 
 from . import selectors, services
 from .forms import DepositLimitsForm, ProfileForm, SelfExclusionForm, SignUpForm
+
+
+def _when(moment: object) -> str:
+    """A moment in the player's time zone and language (``DATETIME_FORMAT`` of the locale)."""
+    return formats.date_format(timezone.localtime(moment), "DATETIME_FORMAT")  # type: ignore[arg-type]
+
+
+@require_POST
+def language_set(request: HttpRequest) -> HttpResponse:
+    """The header's language switcher: Django's ``set_language`` (the cookie, the redirect
+    back to ``next``) and, for a logged-in player, the choice saved on the profile so it
+    follows the player to every device and to the table views pushed to them."""
+    response = set_language(request)
+    language = request.POST.get("language", "")
+    if request.user.is_authenticated and language in dict(settings.LANGUAGES):
+        services.user_locale_update(user=request.user, language=language)  # type: ignore[arg-type]
+    return response
 
 
 @require_http_methods(["GET", "POST"])
@@ -26,7 +46,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             age_confirmed=bool(form.cleaned_data.get("age_confirmed")),
         )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome, {user.public_name}!")
+        messages.success(request, _("Welcome, %(name)s!") % {"name": user.public_name})
         return redirect("lobby")
     status = 400 if request.method == "POST" else 200
     return render(request, "accounts/signup.html", {"form": form}, status=status)
@@ -41,7 +61,14 @@ def profile(request: HttpRequest) -> HttpResponse:
             user=request.user,  # type: ignore[arg-type]
             display_name=form.cleaned_data["display_name"],
         )
-        messages.success(request, "Profile saved.")
+        services.user_locale_update(
+            user=request.user,  # type: ignore[arg-type]
+            language=form.cleaned_data["language"],
+            time_zone=form.cleaned_data["time_zone"],
+        )
+        if form.cleaned_data["language"]:
+            translation.activate(form.cleaned_data["language"])
+        messages.success(request, _("Profile saved."))
         return redirect("profile")
     status = 400 if request.method == "POST" else 200
     return render(request, "accounts/profile.html", {"form": form}, status=status)
@@ -64,13 +91,24 @@ def responsible_play(request: HttpRequest) -> HttpResponse:
                         user=request.user, period=period, amount=limits_form.cleaned_data[period]
                     )
                     if row is not None and row.effective_at > row.set_at:
-                        messages.info(
-                            request,
-                            f"Your higher {period} limit takes effect after 24 hours, on "
-                            f"{timezone.localtime(row.effective_at):%d %b %Y %H:%M}.",
-                        )
+                        higher = {
+                            "daily": _(
+                                "Your higher daily limit takes effect after 24 hours, on %(when)s."
+                            ),
+                            "monthly": _(
+                                "Your higher monthly limit takes effect after 24 hours, on "
+                                "%(when)s."
+                            ),
+                        }[period]
+                        messages.info(request, higher % {"when": _when(row.effective_at)})
                     elif row is not None:
-                        messages.success(request, f"Your {period} limit is in force now.")
+                        messages.success(
+                            request,
+                            {
+                                "daily": _("Your daily limit is in force now."),
+                                "monthly": _("Your monthly limit is in force now."),
+                            }[period],
+                        )
                 return redirect("responsible_play")
             status = 400
         elif "exclusion-submit" in request.POST:
@@ -85,8 +123,8 @@ def responsible_play(request: HttpRequest) -> HttpResponse:
                 else:
                     messages.success(
                         request,
-                        "You are excluded from money games until "
-                        f"{timezone.localtime(exclusion.ends_at):%d %b %Y %H:%M}.",
+                        _("You are excluded from money games until %(until)s.")
+                        % {"until": _when(exclusion.ends_at)},
                     )
                 return redirect("responsible_play")
             status = 400

@@ -8,19 +8,23 @@ transaction.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 
 from django.db import models
+from django.utils.formats import number_format
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 
 class Currency(models.TextChoices):
-    CASH = "cash", "Cash"
-    PRACTICE = "practice", "Practice chips"
+    CASH = "cash", _("Cash")
+    PRACTICE = "practice", _("Practice chips")
 
 
 @dataclass(frozen=True)
 class CurrencyInfo:
     code: str
-    label: str
+    label: str  # a lazy translation: str() it in the viewer's language
     decimals: int
     prefix: str
     suffix: str
@@ -29,11 +33,11 @@ class CurrencyInfo:
 
 CURRENCY_INFO: dict[str, CurrencyInfo] = {
     "cash": CurrencyInfo(
-        code="cash", label="Cash", decimals=2, prefix="₹", suffix="", withdrawable=True
+        code="cash", label=_("Cash"), decimals=2, prefix="₹", suffix="", withdrawable=True
     ),
     "practice": CurrencyInfo(
         code="practice",
-        label="Practice chips",
+        label=_("Practice chips"),
         decimals=0,
         prefix="",
         suffix=" chips",
@@ -45,36 +49,20 @@ CURRENCY_INFO: dict[str, CurrencyInfo] = {
 CURRENCY_ORDER: tuple[str, ...] = ("cash", "practice")
 
 
-def _group_indian(digits: str) -> str:
-    """``1234567`` -> ``12,34,567`` (lakh/crore grouping: last three, then pairs)."""
-    if len(digits) <= 3:
-        return digits
-    head, tail = digits[:-3], digits[-3:]
-    pairs: list[str] = []
-    while len(head) > 2:
-        pairs.insert(0, head[-2:])
-        head = head[:-2]
-    if head:
-        pairs.insert(0, head)
-    return ",".join([*pairs, tail])
-
-
 def format_amount(amount: int, currency: str) -> str:
-    """Format integer minor units for display: ``format_amount(1250, "cash") == "₹12.50"``,
-    ``format_amount(150000, "practice") == "1,50,000 chips"``. Exact: no floats involved."""
+    """Format integer minor units for display in the active language, digits grouped as the
+    locale says (``NUMBER_GROUPING`` in ``rummy_site/formats``: lakhs and crores for English
+    and Hindi): ``format_amount(1250, "cash") == "₹12.50"``, ``format_amount(10000000, "cash")
+    == "₹1,00,000.00"``, ``format_amount(150000, "practice") == "1,50,000 chips"`` (Hindi:
+    ``"1,50,000 चिप्स"``). Exact: the number is a ``Decimal``, no float involved."""
     info = CURRENCY_INFO[currency]
     sign = "-" if amount < 0 else ""
     units = abs(int(amount))
-    if info.decimals:
-        scale = 10**info.decimals
-        whole, fraction = divmod(units, scale)
-        number = f"{_group_indian(str(whole))}.{fraction:0{info.decimals}d}"
-    else:
-        number = _group_indian(str(units))
-    suffix = info.suffix
-    if units == 1 and suffix.endswith("s"):
-        suffix = suffix[:-1]  # "1 chip"
-    return f"{sign}{info.prefix}{number}{suffix}"
+    value = Decimal(units).scaleb(-info.decimals) if info.decimals else Decimal(units)
+    number = number_format(value, decimal_pos=info.decimals, use_l10n=True, force_grouping=True)
+    if currency == "practice":
+        return sign + ngettext("%(number)s chip", "%(number)s chips", units) % {"number": number}
+    return f"{sign}{info.prefix}{number}{info.suffix}"
 
 
 def money_games_on() -> bool:

@@ -8,6 +8,8 @@ import uuid
 from decimal import Decimal, InvalidOperation
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from .currencies import CURRENCY_INFO, format_amount
 
@@ -23,24 +25,30 @@ def to_minor_units(value: str, currency: str) -> int:
     not a plain number in the digits 0-9 (``1e999999``, ``NaN``, ``١٢``) and huge amounts."""
     info = CURRENCY_INFO[currency]
     if not isinstance(value, str):
-        raise forms.ValidationError("Enter a number, e.g. 12.50 or -5.")
+        raise forms.ValidationError(_("Enter a number, e.g. 12.50 or -5."))
     text = value.strip().replace(",", "")
     if not _AMOUNT.fullmatch(text):
         raise forms.ValidationError(
-            "Enter a number with the digits 0-9 and at most one decimal point, e.g. 12.50 or -5."
+            _("Enter a number with the digits 0-9 and at most one decimal point, e.g. 12.50 or -5.")
         )
     try:
         number = Decimal(text)
     except InvalidOperation as error:  # pragma: no cover - the pattern admits only numbers
-        raise forms.ValidationError("Enter a number, e.g. 12.50 or -5.") from error
+        raise forms.ValidationError(_("Enter a number, e.g. 12.50 or -5.")) from error
     scaled = number.scaleb(info.decimals)
     if scaled != scaled.to_integral_value():
         raise forms.ValidationError(
-            f"{info.label} amounts have at most {info.decimals} decimal places."
+            ngettext(
+                "%(currency)s amounts have at most %(decimals)s decimal place.",
+                "%(currency)s amounts have at most %(decimals)s decimal places.",
+                info.decimals,
+            )
+            % {"currency": info.label, "decimals": info.decimals}
         )
     if abs(scaled) > MAX_FORM_AMOUNT:
         raise forms.ValidationError(
-            f"That amount is too large (at most {format_amount(MAX_FORM_AMOUNT, currency)})."
+            _("That amount is too large (at most %(amount)s).")
+            % {"amount": format_amount(MAX_FORM_AMOUNT, currency)}
         )
     return int(scaled)
 
@@ -86,10 +94,10 @@ class RupeesForm(forms.Form):
     """An amount of cash a player types in rupees (``500`` or ``499.50``), read with the same
     strict parser as the staff forms: digits 0-9, at most two decimals, not huge, above zero."""
 
-    amount = forms.CharField(max_length=24, label="Amount in rupees (₹)")
+    amount = forms.CharField(max_length=24, label=gettext_lazy("Amount in rupees (₹)"))
 
     def clean_amount(self) -> int:
         amount = to_minor_units(self.cleaned_data["amount"], "cash")
         if amount <= 0:
-            raise forms.ValidationError("Enter an amount above ₹0.00.")
+            raise forms.ValidationError(_("Enter an amount above ₹0.00."))
         return amount

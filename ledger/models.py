@@ -24,6 +24,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from .currencies import Currency, format_amount
 from .errors import AppendOnlyViolation
@@ -59,17 +60,17 @@ NON_NEGATIVE_KINDS: tuple[str, ...] = (
 
 
 class TransactionKind(models.TextChoices):
-    DEPOSIT = "deposit", "Deposit"
-    WITHDRAWAL = "withdrawal", "Withdrawal"
-    ENTRY_FEE = "entry_fee", "Entry fee"
-    REFUND = "refund", "Refund"
-    REJOIN_FEE = "rejoin_fee", "Rejoin fee"
-    PAYOUT = "payout", "Payout"
-    SETTLEMENT = "settlement", "Settlement"
-    ADJUSTMENT = "adjustment", "Adjustment"
-    REVERSAL = "reversal", "Reversal"
-    WITHDRAW_HOLD = "withdraw_hold", "Withdrawal requested (held)"
-    WITHDRAW_RETURN = "withdraw_return", "Withdrawal rejected (returned)"
+    DEPOSIT = "deposit", _("Deposit")
+    WITHDRAWAL = "withdrawal", _("Withdrawal")
+    ENTRY_FEE = "entry_fee", _("Entry fee")
+    REFUND = "refund", _("Refund")
+    REJOIN_FEE = "rejoin_fee", _("Rejoin fee")
+    PAYOUT = "payout", _("Payout")
+    SETTLEMENT = "settlement", _("Settlement")
+    ADJUSTMENT = "adjustment", _("Adjustment")
+    REVERSAL = "reversal", _("Reversal")
+    WITHDRAW_HOLD = "withdraw_hold", _("Withdrawal requested (held)")
+    WITHDRAW_RETURN = "withdraw_return", _("Withdrawal rejected (returned)")
 
 
 STAFF_KINDS: tuple[str, ...] = (TransactionKind.ADJUSTMENT, TransactionKind.REVERSAL)

@@ -9,6 +9,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from . import selectors, services
@@ -37,7 +38,7 @@ def wallet(request: HttpRequest) -> HttpResponse:
     context = {
         "balances": balances,
         "currency": currency,
-        "currency_label": CURRENCY_INFO[currency].label,
+        "currency_label": CURRENCY_INFO[currency].label,  # lazy: in the viewer's language
         "page_obj": page,
         "can_top_up": practice["amount"] < policy.balance_cap,
         "topup_amount": selectors.format_amount(policy.daily_amount, "practice"),
@@ -60,5 +61,8 @@ def practice_topup(request: HttpRequest) -> HttpResponse:
         messages.error(request, error.message)
     else:
         amount = sum(e.amount for e in tx.entries.all() if e.account.user_id == request.user.pk)
-        messages.success(request, f"{selectors.format_amount(amount, 'practice')} added.")
+        messages.success(
+            request,
+            _("%(amount)s added.") % {"amount": selectors.format_amount(amount, "practice")},
+        )
     return redirect(f"{reverse('wallet')}?currency=practice")

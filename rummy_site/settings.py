@@ -105,9 +105,14 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The page's language: the language cookie (set by the switcher), else the browser's
+    # Accept-Language; accounts.middleware then prefers a logged-in player's saved choice.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A logged-in player's saved language and time zone (accounts.User.language/time_zone).
+    "accounts.middleware.PlayerLocaleMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -154,6 +159,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
                 "ledger.context_processors.header_balances",
             ],
         },
@@ -310,8 +316,19 @@ LOGIN_REDIRECT_URL = "lobby"
 LOGOUT_REDIRECT_URL = "lobby"
 
 # --- I18N / time --------------------------------------------------------------------------------
-LANGUAGE_CODE = "en-us"
+# Every player page in English and Hindi (README "Languages"): the catalogues are in locale/
+# (the compiled .mo files are committed; tests/site/test_i18n.py checks they match the .po).
+# The language follows the browser until a player picks one in the header's switcher, which is
+# then saved on the profile. Amounts use Indian digit grouping (1,00,000.00) in both languages
+# through the formats modules in rummy_site/formats/ (NUMBER_GROUPING = (3, 2, 0)).
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("hi", "हिन्दी")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+FORMAT_MODULE_PATH = ["rummy_site.formats"]
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
+# The time zone a player sees before choosing one on the profile (most players are in India).
+PLAYER_TIME_ZONE_DEFAULT = os.environ.get("PLAYER_TIME_ZONE_DEFAULT", "Asia/Kolkata")
 USE_I18N = True
 USE_TZ = True
 

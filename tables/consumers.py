@@ -6,7 +6,10 @@ get the public view. On connecting, a socket is told the current version only: a
 behind re-fetches its view over HTTP (see static/js/table.js). Connecting and disconnecting a
 seated player's socket is reported to ``services.seat_set_connected`` (the disconnection policy
 of RULES.md §4.8). A table socket needs a logged-in user (anonymous handshakes are refused with
-4401); a spectator gets the public view, never a player's cards."""
+4401); a spectator gets the public view, never a player's cards. The public view is rendered in
+the site's default language: a spectator who reads another language (the saved choice, else
+the browser's) is told the new version only, and the page re-fetches its view in its own
+language."""
 
 from __future__ import annotations
 
@@ -14,11 +17,35 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.template.loader import render_to_string
+from django.utils.translation import get_supported_language_variant
+from django.utils.translation.trans_real import parse_accept_lang_header
 
 from . import presence, services
 from .models import Game, Table
 from .realtime import lobby_group, seat_group, table_group
+
+
+def _socket_language(scope: dict[str, Any]) -> str:
+    """The language of the page behind a socket: the player's saved choice, else the language
+    cookie the switcher sets, else the browser's Accept-Language (as ``LocaleMiddleware``)."""
+    user = scope.get("user")
+    saved = getattr(user, "language", "") if user is not None else ""
+    if saved:
+        return str(saved)
+    cookie = (scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME, "")
+    candidates = [cookie] if cookie else []
+    for name, value in scope.get("headers") or []:
+        if name == b"accept-language":
+            header = value.decode("latin-1")
+            candidates += [lang for lang, _q in parse_accept_lang_header(header) if lang != "*"]
+    for candidate in candidates:
+        try:
+            return get_supported_language_variant(candidate)
+        except LookupError:
+            continue
+    return str(settings.LANGUAGE_CODE)
 
 
 def _push_frame(event: dict[str, Any]) -> str:
@@ -33,6 +60,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     user_id: int
     group: str
     own_group: str
+    language: str
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -46,6 +74,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=4404)
             return
         self.user_id = user.pk
+        self.language = _socket_language(self.scope)
         self.group = table_group(self.table_id)
         self.own_group = seat_group(self.table_id, user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -75,8 +104,12 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def table_public(self, event: dict[str, Any]) -> None:
         """The public view, for watchers without a seat (a seated player gets its own)."""
-        if self.user_id not in event["seated"]:
-            await self.send(text_data=_push_frame(event))
+        if self.user_id in event["seated"]:
+            return
+        if event.get("language", settings.LANGUAGE_CODE) != self.language:
+            await self.table_update({"version": event["version"]})  # re-fetched in its language
+            return
+        await self.send(text_data=_push_frame(event))
 
     @database_sync_to_async
     def _table_exists(self) -> bool:

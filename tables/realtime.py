@@ -7,6 +7,12 @@ public view (no hand) in the table's public group, which seated players ignore. 
 carries the version it moves the page from and to: a page that does not show the ``from``
 version missed something and re-fetches its view over HTTP, as it does after a reconnect.
 
+Each seat's view is rendered in that player's language and time zone (``User.language``, the
+header switcher's saved choice; the site's default when the player has none), so two players
+at one table read it each in their own language. The public view is rendered in the site's
+default language; a watcher reading another language is told the version only and re-fetches
+its view over HTTP, in its own language (``consumers.TableConsumer.table_public``).
+
 Call ``table_push`` from ``transaction.on_commit``.
 """
 
@@ -19,7 +25,9 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.template.loader import render_to_string
+from django.utils import timezone, translation
 
 logger = logging.getLogger(__name__)
 
@@ -64,7 +72,18 @@ class _PushRequest:
 
 
 def render_view(moved: TableMoved, user: Any | None, *, now: float) -> str:
-    """The table partial as ``user`` sees it (``None``: a spectator's public view)."""
+    """The table partial as ``user`` sees it (``None``: a spectator's public view), in that
+    player's language and time zone (the site's defaults for the public view)."""
+    from accounts.middleware import player_language, player_time_zone
+
+    if user is None:
+        with translation.override(settings.LANGUAGE_CODE):
+            return _render_view(moved, None, now=now)
+    with translation.override(player_language(user)), timezone.override(player_time_zone(user)):
+        return _render_view(moved, user, now=now)
+
+
+def _render_view(moved: TableMoved, user: Any | None, *, now: float) -> str:
     from ledger.selectors import wallet_balances_for_header
 
     from . import presenters, selectors
@@ -109,7 +128,13 @@ def table_push(moved: TableMoved) -> None:
         public = render_view(moved, None, now=now)
         send(
             table_group(table_id),
-            {"type": "table.public", "html": public, "seated": sorted(seated), **frame},
+            {
+                "type": "table.public",
+                "html": public,
+                "seated": sorted(seated),
+                "language": settings.LANGUAGE_CODE,
+                **frame,
+            },
         )
         send(lobby_group(), {"type": "lobby.update"})
     except Exception:  # a push is best effort: clients re-fetch on reconnect

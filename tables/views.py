@@ -12,12 +12,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from ledger.currencies import money_games_on
 
 from . import inputs, presenters, selectors, services
 from .engines import OPTIONAL_FIELDS
+from .messages import engine_words, refusal_words
 from .models import LIVE_GAME_STATUSES, Game, Table, TableTemplate
 from .rules.errors import RulesError
 
@@ -25,7 +27,9 @@ from .rules.errors import RulesError
 def _stake_words(template: Any) -> str:
     """``₹10.00`` or ``₹0.50 / point``: what a seat of ``template`` costs, in money words."""
     if template.variant == "points":
-        return f"{presenters.money(template.point_value, template.currency)} / point"
+        return _("%(amount)s / point") % {
+            "amount": presenters.money(template.point_value, template.currency)
+        }
     return presenters.money(template.entry_fee, template.currency)
 
 
@@ -58,8 +62,14 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return render(request, "tables/lobby.html", context)
 
 
+def _words(exc: Exception) -> str:
+    """A refusal in the player's language and words (the engine's English translated here)."""
+    text = engine_words(str(exc)) if isinstance(exc, RulesError) else str(exc)
+    return refusal_words(text)
+
+
 def _refused(request: HttpRequest, exc: Exception) -> HttpResponse:
-    messages.error(request, presenters.player_words(str(exc)))
+    messages.error(request, _words(exc))
     return redirect("lobby")
 
 
@@ -85,7 +95,9 @@ def private_create(request: HttpRequest, template_id: int) -> HttpResponse:
     except (services.TableError, ValueError) as exc:
         return _refused(request, exc)
     messages.success(
-        request, f"Your private table is open: invite friends with the code {table.invite_code}."
+        request,
+        _("Your private table is open: invite friends with the code %(code)s.")
+        % {"code": table.invite_code},
     )
     return redirect("table", table_id=table.pk)
 
@@ -120,7 +132,7 @@ def private_start(request: HttpRequest, table_id: int) -> HttpResponse:
     try:
         services.table_private_start(table=table, user=request.user)
     except (services.TableError, ValueError) as exc:
-        messages.error(request, presenters.player_words(str(exc)))
+        messages.error(request, _words(exc))
     return redirect("table", table_id=table.pk)
 
 
@@ -156,7 +168,7 @@ def table_join(request: HttpRequest, table_id: int) -> HttpResponse:
     try:
         services.table_join(table=table, user=request.user)
     except (services.TableError, ValueError) as exc:
-        messages.error(request, presenters.player_words(str(exc)))
+        messages.error(request, _words(exc))
         return redirect("lobby")
     return redirect("table", table_id=table.pk)
 
@@ -168,9 +180,9 @@ def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
     try:
         services.table_leave(table=table, user=request.user)
     except (services.TableError, ValueError) as exc:
-        messages.error(request, presenters.player_words(str(exc)))
+        messages.error(request, _words(exc))
         return redirect("table", table_id=table.pk)
-    messages.success(request, "You left the table.")
+    messages.success(request, _("You left the table."))
     return redirect("lobby")
 
 
@@ -186,11 +198,11 @@ def _parse_groups(raw: str) -> list[list[str]]:
     try:
         groups = inputs.parse_json(raw, what="card groups", max_chars=MAX_FIELD_CHARS, max_depth=2)
     except inputs.InputRefused as exc:
-        raise BadForm(str(exc)) from exc
+        raise BadForm(_("The card groups could not be read.")) from exc
     if not isinstance(groups, list) or not all(
         isinstance(g, list) and all(isinstance(c, str) for c in g) for g in groups
     ):
-        raise BadForm("The card groups could not be read.")
+        raise BadForm(_("The card groups could not be read."))
     return [g for g in groups if g]
 
 
@@ -198,40 +210,43 @@ def _check_lengths(post: Any) -> None:
     """Refuse an overlong field before anything reads it (a player's form is short)."""
     for key, values in post.lists():
         if len(key) > 64 or any(len(value) > MAX_FIELD_CHARS for value in values):
-            raise BadForm("A field of this action is too long.")
+            raise BadForm(_("A field of this action is too long."))
 
 
 def _action_payload(action: str, post: Any) -> dict[str, Any]:
     keys = services.PLAYER_ACTIONS.get(action)
     if keys is None:
-        raise BadForm(f"Unknown action {action[:40]!r}.")
+        raise BadForm(_("Unknown action %(action)s.") % {"action": repr(action[:40])})
     payload: dict[str, Any] = {}
     for key in keys:
         raw = post.get(key)
         if raw is None or raw == "":
             if key in OPTIONAL_FIELDS:
                 continue
-            raise BadForm(f"Missing {key.replace('_', ' ')} for {action.replace('_', ' ')}.")
+            raise BadForm(
+                _("Missing %(field)s for %(action)s.")
+                % {"field": key.replace("_", " "), "action": action.replace("_", " ")}
+            )
         if key in ("groups", "melds"):
             payload[key] = _parse_groups(raw)
         elif key == "on":
             if raw not in ("true", "false"):
-                raise BadForm("Auto drop must be on or off.")
+                raise BadForm(_("Auto drop must be on or off."))
             payload[key] = raw == "true"
         elif key in ("card", "finish_card") and len(raw) > 8:
-            raise BadForm("That is not a card.")
+            raise BadForm(_("That is not a card."))
         elif key == "cards":
             payload[key] = raw.split()
         elif key in ("group", "index"):
             try:
                 payload[key] = inputs.whole_number(raw, what="card place")
             except inputs.InputRefused as exc:
-                raise BadForm("That card is not in your hand.") from exc
+                raise BadForm(_("That card is not in your hand.")) from exc
         elif key == "meld_id":
             try:
                 payload[key] = inputs.whole_number(raw, what="meld")
             except inputs.InputRefused as exc:
-                raise BadForm("Unknown meld.") from exc
+                raise BadForm(_("Unknown meld.")) from exc
         else:
             payload[key] = raw
     return payload
@@ -272,12 +287,12 @@ def table_act(request: HttpRequest, table_id: int) -> HttpResponse:
     try:
         game = _live_game(table)
         if game is None:
-            raise BadForm("No game is being played at this table.")
+            raise BadForm(_("No game is being played at this table."))
         _check_lengths(request.POST)
         try:
             version = inputs.whole_number(request.POST.get("version", ""), what="game version")
         except inputs.InputRefused as exc:
-            raise BadForm("Missing or malformed game version.") from exc
+            raise BadForm(_("Missing or malformed game version.")) from exc
         action = request.POST.get("action", "")
         if action == "sort":
             services.deal_sort(game_id=game.pk, user=request.user, expected_version=version)
@@ -294,14 +309,17 @@ def table_act(request: HttpRequest, table_id: int) -> HttpResponse:
                 payload=_action_payload(action, request.POST),
             )
     except services.StaleAction:
-        error = "The table moved on before your action arrived: here is the current table."
+        error = _("The table moved on before your action arrived: here is the current table.")
         status = 409
-    except (BadForm, services.TableError, RulesError, ValueError) as exc:
+    except RulesError as exc:
+        error = engine_words(str(exc))  # the pure engine speaks English: translated here
+        status = 400
+    except (BadForm, services.TableError, ValueError) as exc:
         error = str(exc)
         status = 400
     if not request.htmx:
         if error:
-            messages.error(request, presenters.player_words(error))
+            messages.error(request, refusal_words(error))
         return redirect("table", table_id=table.pk)
     context = _viewer_context(request, table)
     context["error"] = error

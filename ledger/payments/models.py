@@ -14,15 +14,16 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from ..currencies import format_amount
 
 
 class DepositStatus(models.TextChoices):
-    PENDING = "pending", "Pending"
-    PAID = "paid", "Paid"
-    FAILED = "failed", "Failed"
-    CANCELLED = "cancelled", "Cancelled"
+    PENDING = "pending", _("Pending")
+    PAID = "paid", _("Paid")
+    FAILED = "failed", _("Failed")
+    CANCELLED = "cancelled", _("Cancelled")
 
 
 class Deposit(models.Model):
@@ -93,9 +94,9 @@ class DepositEvent(models.Model):
 
 
 class WithdrawalStatus(models.TextChoices):
-    PENDING = "pending", "Pending approval"
-    APPROVED = "approved", "Paid out"
-    REJECTED = "rejected", "Rejected (returned to the wallet)"
+    PENDING = "pending", _("Pending approval")
+    APPROVED = "approved", _("Paid out")
+    REJECTED = "rejected", _("Rejected (returned to the wallet)")
 
 
 class Withdrawal(models.Model):

@@ -18,7 +18,9 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.utils import timezone
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from ..currencies import format_amount, money_games_on
 from ..db import retry_on_conflict
@@ -48,15 +50,17 @@ MIN_DEPOSIT = 100  # ₹1.00
 
 
 class MoneyGamesOff(LedgerError):
-    default_message = "Money games are off on this site: only practice chips are played here."
+    default_message = _lazy(
+        "Money games are off on this site: only practice chips are played here."
+    )
 
 
 class DepositRefused(LedgerError):
-    default_message = "This deposit cannot be taken."
+    default_message = _lazy("This deposit cannot be taken.")
 
 
 class WithdrawalRefused(LedgerError):
-    default_message = "This withdrawal cannot be made."
+    default_message = _lazy("This withdrawal cannot be made.")
 
 
 def money_games_required() -> None:
@@ -69,7 +73,7 @@ def _max_deposit() -> int:
 
 
 def _when(moment: datetime) -> str:
-    return f"{timezone.localtime(moment):%d %b %Y %H:%M}"
+    return formats.date_format(timezone.localtime(moment), "DATETIME_FORMAT")
 
 
 def _check_limit(*, user: Any, amount: int, limit: int | None, since: datetime, when: str) -> None:
@@ -77,10 +81,19 @@ def _check_limit(*, user: Any, amount: int, limit: int | None, since: datetime, 
         return
     left = max(0, limit - deposit_total_since(user=user, since=since))
     if amount > left:
-        period = "daily" if when == "today" else "monthly"
+        words = (
+            _(
+                "That is over your daily deposit limit of %(limit)s: you can deposit %(left)s "
+                "more today."
+            )
+            if when == "today"
+            else _(
+                "That is over your monthly deposit limit of %(limit)s: you can deposit %(left)s "
+                "more this month."
+            )
+        )
         raise DepositRefused(
-            f"That is over your {period} deposit limit of {format_amount(limit, 'cash')}: "
-            f"you can deposit {format_amount(left, 'cash')} more {when}.",
+            words % {"limit": format_amount(limit, "cash"), "left": format_amount(left, "cash")},
             left=left,
             limit=limit,
         )
@@ -96,11 +109,17 @@ def deposit_start(
     count). Nothing is credited here: only a verified callback credits."""
     money_games_required()
     if isinstance(amount, bool) or not isinstance(amount, int):
-        raise InvalidAmount("Enter an amount in rupees.")
+        raise InvalidAmount(_("Enter an amount in rupees."))
     if amount < MIN_DEPOSIT:
-        raise DepositRefused(f"The smallest deposit is {format_amount(MIN_DEPOSIT, 'cash')}.")
+        raise DepositRefused(
+            _("The smallest deposit is %(amount)s.")
+            % {"amount": format_amount(MIN_DEPOSIT, "cash")}
+        )
     if amount > _max_deposit():
-        raise DepositRefused(f"The largest deposit is {format_amount(_max_deposit(), 'cash')}.")
+        raise DepositRefused(
+            _("The largest deposit is %(amount)s.")
+            % {"amount": format_amount(_max_deposit(), "cash")}
+        )
     now = now or timezone.now()
     name = provider or provider_default()
     impl = provider_get(name)
@@ -110,8 +129,11 @@ def deposit_start(
         policy = player_policy(user=locked, now=now)
         if policy.self_excluded_until is not None and policy.self_excluded_until > now:
             raise DepositRefused(
-                "You have excluded yourself from money games until "
-                f"{_when(policy.self_excluded_until)}: no deposits until then."
+                _(
+                    "You have excluded yourself from money games until %(until)s: no deposits "
+                    "until then."
+                )
+                % {"until": _when(policy.self_excluded_until)}
             )
         _check_limit(
             user=locked,
@@ -224,13 +246,15 @@ def withdrawal_request(*, user: Any, amount: int, now: datetime | None = None) -
     it cannot be played; ``InsufficientFunds`` says what the wallet holds."""
     money_games_required()
     if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
-        raise InvalidAmount("Enter an amount above ₹0.00.")
+        raise InvalidAmount(_("Enter an amount above ₹0.00."))
     now = now or timezone.now()
     policy = player_policy(user=user, now=now)
     if not policy.identity_verified:
         raise WithdrawalRefused(
-            "Withdrawals need a verified identity, and our staff have not verified yours yet."
-            " Please contact support."
+            _(
+                "Withdrawals need a verified identity, and our staff have not verified yours "
+                "yet. Please contact support."
+            )
         )
     with transaction.atomic():
         withdrawal = Withdrawal.objects.create(user=user, amount=amount, created_at=now)

@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -29,11 +30,11 @@ def _cash_wallet() -> str:
 
 
 def _money_off(request: HttpRequest) -> HttpResponse:
-    return HttpResponseForbidden(services.MoneyGamesOff.default_message)
+    return HttpResponseForbidden(str(services.MoneyGamesOff.default_message))
 
 
 def _form_refused(request: HttpRequest, form: RupeesForm) -> HttpResponse:
-    for error in form.errors.get("amount", ["Enter an amount in rupees."]):
+    for error in form.errors.get("amount", [_("Enter an amount in rupees.")]):
         messages.error(request, error)
     response = redirect(_cash_wallet())
     return response
@@ -72,8 +73,8 @@ def withdrawal_create(request: HttpRequest) -> HttpResponse:
     else:
         messages.success(
             request,
-            f"Withdrawal of {withdrawal.amount_display} requested: it is held until our staff "
-            "approve it.",
+            _("Withdrawal of %(amount)s requested: it is held until our staff approve it.")
+            % {"amount": withdrawal.amount_display},
         )
     return redirect(_cash_wallet())
 
@@ -85,21 +86,21 @@ def sandbox_checkout(request: HttpRequest, reference: str) -> HttpResponse:
     deposit = Deposit.objects.filter(reference=reference, provider="sandbox").first()
     payment = SandboxPayment.objects.filter(reference=reference).first()
     if deposit is None or payment is None or deposit.user_id != request.user.pk:
-        raise Http404("No such checkout.")
+        raise Http404(_("No such checkout."))
     if request.method == "POST":
         outcome = request.POST.get("outcome", "")
         if outcome not in OUTCOMES:
             return render(
                 request,
                 "ledger/sandbox_checkout.html",
-                {"deposit": deposit, "payment": payment, "error": "Choose Pay, Fail or Cancel."},
+                {"deposit": deposit, "payment": payment, "error": _("Choose Pay, Fail or Cancel.")},
                 status=400,
             )
         sandbox_checkout_complete(reference=reference, outcome=outcome)
         words = {
-            "pay": "Payment sent: your wallet is credited as soon as the provider confirms it.",
-            "fail": "The payment failed: nothing was charged or credited.",
-            "cancel": "The payment was cancelled: nothing was charged or credited.",
+            "pay": _("Payment sent: your wallet is credited as soon as the provider confirms it."),
+            "fail": _("The payment failed: nothing was charged or credited."),
+            "cancel": _("The payment was cancelled: nothing was charged or credited."),
         }
         (messages.success if outcome == "pay" else messages.warning)(request, words[outcome])
         return redirect(_cash_wallet())

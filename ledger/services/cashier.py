@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from ..currencies import format_amount
 from ..db import retry_on_conflict
@@ -35,7 +37,7 @@ CASH = "cash"
 
 
 class PracticeTopUpRefused(LedgerError):
-    default_message = "No free practice chips now."
+    default_message = gettext_lazy("No free practice chips now.")
 
 
 @retry_on_conflict
@@ -161,13 +163,15 @@ def practice_chips_top_up_daily(*, user: User, now: datetime | None = None) -> T
     )
     if balance >= policy.balance_cap:
         raise PracticeTopUpRefused(
-            "Free practice chips are for balances under "
-            f"{format_amount(policy.balance_cap, 'practice')}; you have "
-            f"{format_amount(balance, 'practice')}."
+            _("Free practice chips are for balances under %(cap)s; you have %(balance)s.")
+            % {
+                "cap": format_amount(policy.balance_cap, "practice"),
+                "balance": format_amount(balance, "practice"),
+            }
         )
     if Transaction.objects.filter(idempotency_key=key).exists():
         raise PracticeTopUpRefused(
-            "You already had today's free practice chips. Come back tomorrow."
+            _("You already had today's free practice chips. Come back tomorrow.")
         )
     return _practice_post(user=user, amount=policy.daily_amount, key=key)
 
@@ -190,6 +194,6 @@ def _practice_post(*, user: User, amount: int, key: str) -> Transaction:
     )
     if not new:
         raise PracticeTopUpRefused(
-            "You already had today's free practice chips. Come back tomorrow."
+            _("You already had today's free practice chips. Come back tomorrow.")
         )
     return tx

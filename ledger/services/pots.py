@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from django.db.models import Sum
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from ..currencies import format_amount
 from ..db import retry_on_conflict
@@ -30,6 +30,14 @@ from ._checks import (
     request_fingerprint,
 )
 from ._posting import Ident, Plan, lock_idents, post_plan, replayed
+
+
+def _kind_memo(kind: str) -> str:
+    """The stored memo of a pot movement: the kind's label in English whatever the language of
+    the request (the statement translates it when shown: ``money.memo_words``)."""
+    with translation.override(None):
+        return str(TransactionKind(kind).label)
+
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractUser as User
@@ -57,7 +65,7 @@ def _pot_hold(
             currency=currency,
             legs=[(accounts[wallet_id], -amount), (pot, amount)],
             ref=pot_ref,
-            memo=TransactionKind(kind).label,
+            memo=_kind_memo(kind),
         )
 
     tx, _ = post_plan(key=key, fingerprint=fp, plan=plan)
@@ -239,9 +247,7 @@ def _pay_plan(
     legs = [(pot, -total), *pays]
     if fee_account is not None:
         legs.append((fee_account, fee))
-    return Plan(
-        kind=kind, currency=currency, legs=legs, ref=pot_ref, memo=TransactionKind(kind).label
-    )
+    return Plan(kind=kind, currency=currency, legs=legs, ref=pot_ref, memo=_kind_memo(kind))
 
 
 @retry_on_conflict

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
+from django.utils.translation import gettext as _
+
 from ledger.db import retry_on_conflict
 
 from ..engines import engine_of, game_state
@@ -124,11 +126,11 @@ class Ctx:
 
 def lock_table(table_id: Any) -> Table:
     if not isinstance(table_id, int) or isinstance(table_id, bool) or table_id <= 0:
-        raise NotFound(f"There is no table {table_id!r}.")
+        raise NotFound(_("There is no such table."))
     try:
         return _tables_for_update().get(pk=table_id)
     except Table.DoesNotExist:
-        raise NotFound(f"There is no table {table_id}.") from None
+        raise NotFound(_("There is no such table.")) from None
 
 
 def _tables_for_update() -> Any:
@@ -159,16 +161,16 @@ def live_game_id(table: Table) -> int | None:
 def lock_game(game_id: Any, now: float) -> Ctx:
     """Lock a game's table, the game and its seats (in that order)."""
     if not isinstance(game_id, int) or isinstance(game_id, bool) or game_id <= 0:
-        raise NotFound(f"There is no game {game_id!r}.")
+        raise NotFound(_("There is no such game."))
     table = _tables_for_update().filter(games__pk=game_id).first()  # one query: found and locked
     if table is None:
-        raise NotFound(f"There is no game {game_id}.")
+        raise NotFound(_("There is no such game."))
     return lock_context(table=table, game_id=game_id, now=now)
 
 
 def check_user(user: Any) -> None:
     if user is None or getattr(user, "is_anonymous", True) or getattr(user, "pk", None) is None:
-        raise NotSeated("Sign in to take a seat.")
+        raise NotSeated(_("Sign in to take a seat."))
 
 
 def engine_action(ctx: Ctx, name: str, **values: Any) -> Any:
@@ -188,7 +190,7 @@ def record_move(
 ) -> Move:
     ctx.game.version += 1
     ctx.changed = True
-    return Move.objects.create(
+    move = Move.objects.create(
         game=ctx.game,
         deal=deal,
         version=ctx.game.version,
@@ -199,6 +201,11 @@ def record_move(
         events=list(events),
         clock=ctx.now,
     )
+    # What the push after the commit tells about this change ("what just happened").
+    ctx.extra.setdefault("moves", []).append(
+        {"version": move.version, "seat_no": seat_no, "action": action, "events": move.events}
+    )
+    return move
 
 
 def open_deal(ctx: Ctx) -> Deal | None:

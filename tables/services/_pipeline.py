@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 from celery import current_app
 from django.conf import settings as django_settings
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from ..engines import game_state_remember, state_key
 from ..models import LIVE_GAME_STATUSES, Deal, GameStatus, TableStatus
@@ -70,7 +71,7 @@ def apply_action(
     """Apply one engine action, record it as a move, and handle its events."""
     state = ctx.state
     if state is None:
-        raise TableError("The game has not started yet.")
+        raise TableError(_("The game has not started yet."))
     transition = ctx.engine.apply(state, action, now=ctx.now)
     ctx.state = transition.state
     events = list(transition.events)
@@ -204,6 +205,7 @@ def save_game(ctx: Ctx) -> None:
         state=ctx.state,
         from_version=ctx.start_version,
         deal=ctx.extra.get("last_deal", UNKNOWN_DEAL),
+        moves=tuple(ctx.extra.get("moves", ())),
         money_moved=bool(ctx.extra.get("money_moved")) or ctx.game.status != GameStatus.RUNNING,
     )
 
@@ -227,7 +229,7 @@ def timer_schedule(*, game_id: int, version: int, deadline: datetime) -> None:
 def continue_play(ctx: Ctx) -> None:
     """What the server does at once after an action: deal when a deal is due (a new game, a
     break already over)."""
-    for _ in range(8):
+    for _attempt in range(8):
         if ctx.game.status != GameStatus.RUNNING or not ctx.engine.deal_due(ctx.state, ctx.now):
             return
         deal_next(ctx)

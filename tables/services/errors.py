@@ -3,6 +3,9 @@ the player; whenever one is raised, nothing was changed."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 __all__ = [
     "ActionNotAllowed",
     "NotEnoughFunds",
@@ -31,8 +34,10 @@ class StaleAction(TableError):
         self.expected = expected
         self.current = current
         super().__init__(
-            "The table moved on since your last view: nothing was done. "
-            "Check the table and try again."
+            _(
+                "The table moved on since your last view: nothing was done. Check the table "
+                "and try again."
+            )
         )
 
 
@@ -61,16 +66,16 @@ class TimeRanOut(TableError):
     timeout was applied first and stands; the move was refused."""
 
     _REASONS = {
-        "turn": "Time ran out before your move arrived: the turn has passed on.",
-        "meld": "The meld window closed before your groups arrived.",
-        "rejoin": "The rejoin offer ran out before your answer arrived.",
-        "split": "The split offer ran out before your answer arrived.",
+        "turn": gettext_lazy("Time ran out before your move arrived: the turn has passed on."),
+        "meld": gettext_lazy("The meld window closed before your groups arrived."),
+        "rejoin": gettext_lazy("The rejoin offer ran out before your answer arrived."),
+        "split": gettext_lazy("The split offer ran out before your answer arrived."),
     }
 
     def __init__(self, fired: list[str]) -> None:
         self.fired = list(fired)
         reason = next(
             (self._REASONS[kind] for kind in self.fired if kind in self._REASONS),
-            "The table moved on before your move arrived.",
+            gettext_lazy("The table moved on before your move arrived."),
         )
-        super().__init__(reason)
+        super().__init__(str(reason))

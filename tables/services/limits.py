@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings as django_settings
+from django.utils.translation import gettext as _
 
 from ..models import LIVE_GAME_STATUSES, Seat, Table, TableTemplate
 from .errors import SeatUnavailable
@@ -53,10 +54,12 @@ def seat_limits_check(*, table: Table, user: Any) -> None:
     seats = live_seats_of(user).exclude(table_id=table.pk)
     if seats.filter(table__template_id=table.template_id).exists():
         raise SeatUnavailable(
-            f"You already sit at a {table.template.name} table: one seat per kind of table."
+            _("You already sit at a %(name)s table: one seat per kind of table.")
+            % {"name": table.template.name}
         )
     limit = seats_per_player_max()
     if seats.values("table_id").distinct().count() >= limit:
         raise SeatUnavailable(
-            f"You already play at {limit} tables, the most at once: leave one to sit here."
+            _("You already play at %(limit)s tables, the most at once: leave one to sit here.")
+            % {"limit": limit}
         )

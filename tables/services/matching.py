@@ -15,6 +15,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Count, Max, Q
+from django.utils.translation import gettext as _
 
 from ..models import LIVE_GAME_STATUSES, Game, GameStatus, Seat, Table, TableStatus, TableTemplate
 from ._context import (
@@ -52,9 +53,9 @@ IDLE_CLOSE_S = 300.0
 def _locked_template(template: Any) -> TableTemplate:
     locked = template_lock(getattr(template, "pk", None))
     if locked is None:
-        raise NotFound("There is no such kind of table.")
+        raise NotFound(_("There is no such kind of table."))
     if not locked.is_active:
-        raise TableClosed(f"{locked.name} tables are not open now.")
+        raise TableClosed(_("%(name)s tables are not open now.") % {"name": locked.name})
     return locked
 
 
@@ -117,8 +118,11 @@ def template_play_now(*, template: TableTemplate, user: Any, now: float | None =
             if refusal is not None and not isinstance(refusal, SeatUnavailable):
                 raise refusal
             raise TableClosed(
-                f"Every {locked.name} table is playing ({locked.max_tables} at most at once): "
-                "try again in a minute."
+                _(
+                    "Every %(name)s table is playing (%(most)s at most at once): try again in a "
+                    "minute."
+                )
+                % {"name": locked.name, "most": locked.max_tables}
             )
         table = table_create(template=locked)
         seat = table_join(table=table, user=user, now=now)
@@ -181,18 +185,18 @@ def template_tables_ensure(*, template: TableTemplate, now: float | None = None)
 
 
 def _new_code() -> str:
-    for _ in range(20):
-        code = "".join(secrets.choice(INVITE_ALPHABET) for _ in range(INVITE_LENGTH))
+    for _attempt in range(20):
+        code = "".join(secrets.choice(INVITE_ALPHABET) for _i in range(INVITE_LENGTH))
         if not Table.objects.filter(invite_code=code).exists():
             return code
-    raise TableError("Could not make an invite code: try again.")  # pragma: no cover
+    raise TableError(_("Could not make an invite code: try again."))  # pragma: no cover
 
 
 def normalise_code(raw: Any) -> str:
     """An invite code as typed (any case, spaces and dashes ignored), or ``NotFound``."""
     text = str(raw or "").strip().upper().replace(" ", "").replace("-", "")
     if len(text) != INVITE_LENGTH or any(c not in INVITE_ALPHABET for c in text):
-        raise NotFound("That is not an invite code: it has 6 letters and digits, e.g. K7QM2X.")
+        raise NotFound(_("That is not an invite code: it has 6 letters and digits, e.g. K7QM2X."))
     return text
 
 
@@ -206,10 +210,11 @@ def table_private_create(*, template: TableTemplate, user: Any, now: float | Non
     def work() -> Table:
         locked = _locked_template(template)
         if not locked.practice:
-            raise TableClosed("Private tables are practice tables: pick a practice game.")
+            raise TableClosed(_("Private tables are practice tables: pick a practice game."))
         if live_seats_of(user).filter(table__template=locked).exists():
             raise SeatUnavailable(
-                f"You already sit at a {locked.name} table: leave it to host your own."
+                _("You already sit at a %(name)s table: leave it to host your own.")
+                % {"name": locked.name}
             )
         seat_limits_check(table=Table(template=locked), user=user)
         code = _new_code()
@@ -236,7 +241,7 @@ def table_by_code(code: Any) -> Table:
         .first()
     )
     if table is None:
-        raise NotFound(f"No open private table has the code {text}.")
+        raise NotFound(_("No open private table has the code %(code)s.") % {"code": text})
     return table
 
 
@@ -254,15 +259,15 @@ def table_private_start(*, table: Table, user: Any, now: float | None = None) ->
         template_lock_for_table(getattr(table, "pk", None))
         locked = lock_table(getattr(table, "pk", None))
         if not locked.is_private or locked.host_id != user.pk:
-            raise NotSeated("Only the host starts a private table.")
+            raise NotSeated(_("Only the host starts a private table."))
         game_id = live_game_id(locked)
         if game_id is None:
-            raise TableClosed("Nobody sits at this table yet.")
+            raise TableClosed(_("Nobody sits at this table yet."))
         ctx = lock_context(table=locked, game_id=game_id, now=now)
         if ctx.game.status != GameStatus.WAITING:
-            raise TableClosed("The game has started already.")
+            raise TableClosed(_("The game has started already."))
         if not bots_fill_and_begin(ctx):
-            raise TableClosed("Not enough players to start: wait for your friends.")
+            raise TableClosed(_("Not enough players to start: wait for your friends."))
         save_game(ctx)
         return ctx.game
 

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from ..engines import OPTIONAL_FIELDS, PLAYER_ACTIONS
 from ..models import Deal, Game, GameStatus, Seat
@@ -34,9 +35,11 @@ def game_start(*, game: Game, now: float | None = None) -> Game:
 
     def body(ctx: Ctx) -> Any:
         if ctx.game.status != GameStatus.WAITING:
-            raise TableError("This game has already started.")
+            raise TableError(_("This game has already started."))
         if len(ctx.active_seats()) < ctx.settings.seats_min:
-            raise TableError(f"A game needs at least {ctx.settings.seats_min} players.")
+            raise TableError(
+                _("A game needs at least %(count)s players.") % {"count": ctx.settings.seats_min}
+            )
         begin_game(ctx)
         return ctx.game
 
@@ -50,7 +53,7 @@ def deal_start(*, game: Game, now: float | None = None) -> Deal:
 
     def body(ctx: Ctx) -> Deal:
         if ctx.game.status != GameStatus.RUNNING or not ctx.engine.deal_due(ctx.state, now):
-            raise TableError("No deal is due now.")
+            raise TableError(_("No deal is due now."))
         deal = deal_next(ctx)
         return deal
 
@@ -66,15 +69,21 @@ INDEPENDENT_ACTIONS = frozenset({"arrange", "submit_meld", "set_auto_drop"})
 def _player_action(ctx: Ctx, *, seat_no: int, action: Any, payload: Any) -> Any:
     keys = PLAYER_ACTIONS.get(action) if isinstance(action, str) else None
     if keys is None:
-        raise ActionNotAllowed(f"Unknown action {action!r}.")
+        raise ActionNotAllowed(_("Unknown action %(action)s.") % {"action": repr(action)[:42]})
     if not isinstance(payload, Mapping):
-        raise ActionNotAllowed(f"Malformed {action} action.")
+        raise ActionNotAllowed(_("Malformed %(action)s action.") % {"action": action})
     extra = set(payload) - keys
     if extra:
-        raise ActionNotAllowed(f"Unexpected fields for {action}: {', '.join(sorted(extra))}.")
+        raise ActionNotAllowed(
+            _("Unexpected fields for %(action)s: %(fields)s.")
+            % {"action": action, "fields": ", ".join(sorted(extra))}
+        )
     missing = keys - set(payload) - OPTIONAL_FIELDS
     if missing:
-        raise ActionNotAllowed(f"Missing fields for {action}: {', '.join(sorted(missing))}.")
+        raise ActionNotAllowed(
+            _("Missing fields for %(action)s: %(fields)s.")
+            % {"action": action, "fields": ", ".join(sorted(missing))}
+        )
     return engine_action(ctx, action, seat=seat_no, **payload)
 
 
@@ -125,15 +134,15 @@ def game_act(
 def check_request(*, user: Any, expected_version: Any) -> None:
     check_user(user)
     if not isinstance(expected_version, int) or isinstance(expected_version, bool):
-        raise ActionNotAllowed("Missing or malformed game version.")
+        raise ActionNotAllowed(_("Missing or malformed game version."))
 
 
 def _playing_seat(ctx: Ctx, user: Any) -> Seat:
     if ctx.game.status != GameStatus.RUNNING:
-        raise TableClosed("This game is not being played.")
+        raise TableClosed(_("This game is not being played."))
     seat = ctx.seat_of(user)
     if seat is None or not seat.played:
-        raise NotSeated("You are not playing in this game.")
+        raise NotSeated(_("You are not playing in this game."))
     return seat
 
 
@@ -177,7 +186,7 @@ def deal_pick(
 ) -> Game:
     """Pick from the ``"closed"`` or the ``"open"`` deck."""
     if source not in ("closed", "open"):
-        raise ActionNotAllowed("Pick from the closed or the open deck.")
+        raise ActionNotAllowed(_("Pick from the closed or the open deck."))
     return game_act(
         game_id=game_id,
         user=user,
@@ -284,11 +293,11 @@ def deal_sort(*, game_id: int, user: Any, expected_version: int, now: float | No
     def act(ctx: Ctx, seen: int) -> Game:
         seat = _playing_seat(ctx, user)
         if ctx.engine.name == "classic":
-            raise ActionNotAllowed("Sorting is for the 13-card games.")
+            raise ActionNotAllowed(_("Sorting is for the 13-card games."))
         view = ctx.engine.view(ctx.state, seat.seat_no)
         hand = view.get("hand") or {}
         if "arrange" not in view.get("allowed", ()) or not hand.get("cards"):
-            raise ActionNotAllowed("There is no hand to sort now.")
+            raise ActionNotAllowed(_("There is no hand to sort now."))
         meld = getattr(ctx.settings, "meld", None)
         best = evaluate_hand(hand["cards"], view["deal"]["cut_joker"], settings=meld)
         groups = [[c.code for c in g] for g in best.groups]
@@ -327,7 +336,7 @@ def game_split_respond(
 
 def _groups_payload(groups: Any) -> Any:
     if isinstance(groups, str) or not isinstance(groups, Iterable):
-        raise ActionNotAllowed("Groups must be a list of groups of card codes.")
+        raise ActionNotAllowed(_("Groups must be a list of groups of card codes."))
     out = []
     for group in groups:
         if isinstance(group, str):
@@ -335,5 +344,5 @@ def _groups_payload(groups: Any) -> Any:
         elif isinstance(group, Iterable):
             out.append(list(group))
         else:
-            raise ActionNotAllowed("Groups must be a list of groups of card codes.")
+            raise ActionNotAllowed(_("Groups must be a list of groups of card codes."))
     return out

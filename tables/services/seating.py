@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils import timezone
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
 
 from accounts.selectors import self_exclusion_active
 from ledger.currencies import money_games_on
@@ -35,9 +36,9 @@ from .settlement import entry_key, pot_hold, practice_chips_top_up, refund_entry
 def table_create(*, template: TableTemplate, name: str = "") -> Table:
     """A new table from ``template`` (staff). No cash table while money games are off."""
     if not template.is_active:
-        raise TableClosed(f"The template {template} is not active.")
+        raise TableClosed(_("%(name)s tables are not open now.") % {"name": template.name})
     if template.currency == "cash" and not money_games_on():
-        raise TableClosed("Money games are off on this site: cash tables cannot be opened.")
+        raise TableClosed(_("Money games are off on this site: cash tables cannot be opened."))
     template_settings(template)  # refuse unplayable settings early
     table = Table.objects.create(template=template, name=name or template.name)
     if not name:
@@ -54,7 +55,7 @@ def _game_open(table: Table, now: float) -> int:
         return game_id
     template = table.template
     if not template.is_active:
-        raise TableClosed("This table does not take players now.")
+        raise TableClosed(_("This table does not take players now."))
     settings = template_settings(template)
     game = Game.objects.create(
         table=table,
@@ -71,19 +72,22 @@ def _check_seat_no(seat_no: Any) -> None:
     if seat_no is not None and (
         not isinstance(seat_no, int) or isinstance(seat_no, bool) or not 1 <= seat_no <= 6
     ):
-        raise SeatUnavailable(f"There is no seat {seat_no!r} at this table.")
+        raise SeatUnavailable(_("There is no such seat at this table."))
 
 
 def _cash_join_check(user: Any) -> None:
     """Cash tables refuse everyone while money games are off, and a self-excluded player."""
     if not money_games_on():
-        raise TableClosed("Money games are off on this site: cash tables take no players.")
+        raise TableClosed(_("Money games are off on this site: cash tables take no players."))
     exclusion = self_exclusion_active(user=user)
     if exclusion is not None:
-        until = timezone.localtime(exclusion.ends_at)
+        until = formats.date_format(timezone.localtime(exclusion.ends_at), "DATETIME_FORMAT")
         raise SeatUnavailable(
-            f"You have excluded yourself from money games until {until:%d %b %Y %H:%M}: "
-            "cash tables are closed to you until then. Practice tables are open."
+            _(
+                "You have excluded yourself from money games until %(until)s: cash tables are "
+                "closed to you until then. Practice tables are open."
+            )
+            % {"until": until}
         )
 
 
@@ -102,7 +106,7 @@ def table_join(
         template_lock_for_table(getattr(table, "pk", None))  # template, table, game, seats
         locked = lock_table(getattr(table, "pk", None))
         if locked.status == TableStatus.CLOSED:
-            raise TableClosed("This table is closed.")
+            raise TableClosed(_("This table is closed."))
         if locked.template.currency == "cash":
             _cash_join_check(user)
         ctx = lock_context(table=locked, game_id=_game_open(locked, now), now=now)
@@ -110,9 +114,9 @@ def table_join(
         if existing is not None:
             return existing
         if ctx.game.status != GameStatus.WAITING:
-            raise TableClosed("A game is being played at this table: join when it ends.")
+            raise TableClosed(_("A game is being played at this table: join when it ends."))
         if BotProfile.objects.filter(user_id=user.pk).exists():
-            raise SeatUnavailable("Computer players sit only where the table puts them.")
+            raise SeatUnavailable(_("Computer players sit only where the table puts them."))
         seat_limits_check(table=locked, user=user)
         seat = _seat_take(ctx, user=user, seat_no=seat_no, is_bot=False)
         if bots_fill_at_once(locked):
@@ -129,13 +133,13 @@ def _seat_take(ctx: Ctx, *, user: Any, seat_no: int | None, is_bot: bool) -> Sea
     seats_max = int(ctx.settings.seats_max)
     taken = {s.seat_no for s in ctx.active_seats()}
     if len(taken) >= seats_max:
-        raise SeatUnavailable("This table is full.")
+        raise SeatUnavailable(_("This table is full."))
     if seat_no is None:
         seat_no = min(n for n in range(1, seats_max + 1) if n not in taken)
     elif seat_no > seats_max:
-        raise SeatUnavailable(f"This table has seats 1 to {seats_max}.")
+        raise SeatUnavailable(_("This table has seats 1 to %(most)s.") % {"most": seats_max})
     elif seat_no in taken:
-        raise SeatUnavailable(f"Seat {seat_no} is taken.")
+        raise SeatUnavailable(_("That seat is taken."))
     if ctx.table.template.practice:
         practice_chips_top_up(ctx, user=user)
     seat = Seat.objects.create(
@@ -163,7 +167,7 @@ def table_leave(*, table: Table, user: Any, now: float | None = None) -> None:
         ctx = lock_context(table=locked, game_id=game_id, now=now) if game_id else None
         seat = ctx.seat_of(user) if ctx is not None else None
         if ctx is None or seat is None:
-            raise NotSeated("You do not sit at this table.")
+            raise NotSeated(_("You do not sit at this table."))
         if ctx.game.status == GameStatus.WAITING:
             _seat_release(ctx, seat)
             if locked.template.practice and not any(not s.is_bot for s in ctx.active_seats()):

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from ledger import selectors as ledger_selectors
 from ledger import services as ledger_services
 from ledger.currencies import format_amount
@@ -56,12 +58,28 @@ def pot_hold(*, game: Game, user: Any, amount: int, key: str, rejoin: bool = Fal
             idempotency_key=key,
         )
     except InsufficientFunds as exc:
-        what = "rejoin fee" if rejoin else "buy-in" if game.variant == "points" else "entry fee"
-        message = f"Not enough balance: the {what} is {format_amount(amount, game.currency)}"
+        fee = format_amount(amount, game.currency)
         have = exc.details.get("balance")
-        if isinstance(have, int):
-            message += f" and your balance is {format_amount(have, game.currency)}"
-        raise NotEnoughFunds(f"{message}.") from exc
+        balance = format_amount(have, game.currency) if isinstance(have, int) else None
+        if rejoin:
+            message = (
+                _("Not enough balance: the rejoin fee is %(fee)s and your balance is %(have)s.")
+                if balance is not None
+                else _("Not enough balance: the rejoin fee is %(fee)s.")
+            )
+        elif game.variant == "points":
+            message = (
+                _("Not enough balance: the buy-in is %(fee)s and your balance is %(have)s.")
+                if balance is not None
+                else _("Not enough balance: the buy-in is %(fee)s.")
+            )
+        else:
+            message = (
+                _("Not enough balance: the entry fee is %(fee)s and your balance is %(have)s.")
+                if balance is not None
+                else _("Not enough balance: the entry fee is %(fee)s.")
+            )
+        raise NotEnoughFunds(message % {"fee": fee, "have": balance}) from exc
 
 
 def rejoin_paid(ctx: Ctx, event: Any) -> None:

@@ -6,12 +6,13 @@ from typing import Any
 
 from django import template
 
-from tables.presenters import player_words as _player_words
+from tables.messages import refusal_words
 
 register = template.Library()
 
 
 @register.filter
 def player_words(message: Any) -> str:
-    """``{{ error|player_words }}``: no seat numbers or card codes, a capital and a full stop."""
-    return _player_words(message)
+    """``{{ error|player_words }}``: no seat numbers or card codes, a capital and a full stop
+    (a Hindi sentence keeps its own full stop, ।)."""
+    return refusal_words(message)
