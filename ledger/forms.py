@@ -70,13 +70,13 @@ class AdjustmentForm(forms.Form):
     def clean_amount(self) -> int:
         amount = to_minor_units(self.cleaned_data["amount"], self.currency)
         if amount == 0:
-            raise forms.ValidationError("The amount cannot be zero.")
+            raise forms.ValidationError(_("The amount cannot be zero."))
         return amount
 
     def clean_reason(self) -> str:
         reason: str = self.cleaned_data["reason"].strip()
         if not reason:
-            raise forms.ValidationError("A reason is required.")
+            raise forms.ValidationError(_("A reason is required."))
         return reason
 
 
@@ -86,7 +86,7 @@ class ReversalForm(forms.Form):
     def clean_reason(self) -> str:
         reason: str = self.cleaned_data["reason"].strip()
         if not reason:
-            raise forms.ValidationError("A reason is required.")
+            raise forms.ValidationError(_("A reason is required."))
         return reason
 
 

@@ -198,6 +198,14 @@ def _parse_groups(raw: str) -> list[list[str]]:
     try:
         groups = inputs.parse_json(raw, what="card groups", max_chars=MAX_FIELD_CHARS, max_depth=2)
     except inputs.InputRefused as exc:
+        # inputs.py speaks of "the card groups" in English; the player reads it translated.
+        if "nested" in str(exc):
+            raise BadForm(_("The card groups are nested too deeply.")) from exc
+        if "too long" in str(exc):
+            raise BadForm(
+                _("The card groups are too long (at most %(count)s characters).")
+                % {"count": MAX_FIELD_CHARS}
+            ) from exc
         raise BadForm(_("The card groups could not be read.")) from exc
     if not isinstance(groups, list) or not all(
         isinstance(g, list) and all(isinstance(c, str) for c in g) for g in groups

@@ -20,7 +20,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 from ..currencies import format_amount, money_games_on
 from ..db import retry_on_conflict
@@ -50,17 +50,17 @@ MIN_DEPOSIT = 100  # ₹1.00
 
 
 class MoneyGamesOff(LedgerError):
-    default_message = _lazy(
+    default_message = gettext_lazy(
         "Money games are off on this site: only practice chips are played here."
     )
 
 
 class DepositRefused(LedgerError):
-    default_message = _lazy("This deposit cannot be taken.")
+    default_message = gettext_lazy("This deposit cannot be taken.")
 
 
 class WithdrawalRefused(LedgerError):
-    default_message = _lazy("This withdrawal cannot be made.")
+    default_message = gettext_lazy("This withdrawal cannot be made.")
 
 
 def money_games_required() -> None:

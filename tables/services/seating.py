@@ -139,7 +139,7 @@ def _seat_take(ctx: Ctx, *, user: Any, seat_no: int | None, is_bot: bool) -> Sea
     elif seat_no > seats_max:
         raise SeatUnavailable(_("This table has seats 1 to %(most)s.") % {"most": seats_max})
     elif seat_no in taken:
-        raise SeatUnavailable(_("That seat is taken."))
+        raise SeatUnavailable(_("Seat %(seat)s is taken.") % {"seat": seat_no})
     if ctx.table.template.practice:
         practice_chips_top_up(ctx, user=user)
     seat = Seat.objects.create(

@@ -1,0 +1,147 @@
+"""Languages at the table and on the pages (issue 17): each player reads the table in their own
+language, pushed views included; the page language follows the browser, then the player's
+saved choice (the header's switcher); amounts are grouped the Indian way."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.auth import AuthMiddlewareStack
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.conf import settings as django_settings
+from django.test import Client
+from django.urls import reverse
+from tables_testkit import fund
+
+from tables.presence import presence_key
+from tables.routing import websocket_urlpatterns
+
+APP = AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+
+
+def _cookie_for(user: Any, language: str = "") -> list[tuple[bytes, bytes]]:
+    client = Client()
+    client.force_login(user)
+    session = client.cookies[django_settings.SESSION_COOKIE_NAME].value
+    headers = [(b"cookie", f"{django_settings.SESSION_COOKIE_NAME}={session}".encode())]
+    if language:
+        headers.append((b"accept-language", language.encode()))
+    return headers
+
+
+@pytest.fixture
+def mixed(seated: Any, toss: Any) -> Any:
+    """A two-seat table: seat 1 reads Hindi, seat 2 English."""
+    from django.core.cache import cache
+
+    toss(1)
+    t = seated(2)
+    t.users[1].language = "hi"
+    t.users[1].save(update_fields=["language"])
+    t.users[2].language = "en"
+    t.users[2].save(update_fields=["language"])
+    cache.delete_many([presence_key(t.table.pk, u.pk) for u in t.users.values()])
+    return t
+
+
+@pytest.mark.django_db(transaction=True)
+def test_each_seat_is_pushed_its_view_in_its_own_language(mixed, user_factory):
+    cookies = {seat: _cookie_for(mixed.users[seat]) for seat in (1, 2)}
+    spectator = _cookie_for(user_factory(language="hi"))
+
+    async def scenario() -> dict[Any, str]:
+        from channels.db import database_sync_to_async
+
+        sockets = {}
+        for key, headers in (*cookies.items(), ("spectator", spectator)):
+            ws = WebsocketCommunicator(APP, f"/ws/tables/{mixed.table.pk}/", headers=headers)
+            connected, _ = await ws.connect()
+            assert connected
+            await ws.receive_from(timeout=5)  # the current version
+            sockets[key] = ws
+        await database_sync_to_async(mixed.act)(1, "pick_closed")
+        heard = {key: await ws.receive_from(timeout=5) for key, ws in sockets.items()}
+        for ws in sockets.values():
+            await ws.disconnect()
+        return heard
+
+    heard = async_to_sync(scenario)()
+    number = mixed.game().deals.order_by("-number").first().number
+    assert f"डील {number} के शू की प्रतिबद्धता" in heard[1]
+    assert "shoe commitment" not in heard[1]
+    assert f"Deal {number} shoe commitment" in heard[2]
+    assert "प्रतिबद्धता" not in heard[2]
+    # A Hindi spectator is not sent the English public view: only the version, to re-fetch.
+    assert 'id="table-sync"' in heard["spectator"] and 'id="table-root"' not in heard["spectator"]
+
+
+@pytest.mark.django_db
+def test_the_table_page_and_its_partial_render_in_the_viewers_language(mixed):
+    for seat, words in ((1, "के शू की प्रतिबद्धता"), (2, "shoe commitment")):
+        client = Client()
+        client.force_login(mixed.users[seat])
+        for name in ("table", "table_view"):
+            html = client.get(reverse(name, args=[mixed.table.pk])).content.decode()
+            assert words in html, (seat, name)
+
+
+@pytest.mark.django_db
+def test_the_language_follows_the_browser_then_the_players_choice(player):
+    client = Client(HTTP_ACCEPT_LANGUAGE="hi-IN,hi;q=0.9,en;q=0.5")
+    page = client.get(reverse("login")).content.decode()
+    assert '<html lang="hi">' in page and "लॉग इन" in page and ">Log in<" not in page
+
+    client.force_login(player)
+    player.language = "en"
+    player.save(update_fields=["language"])
+    page = client.get(reverse("profile")).content.decode()
+    assert '<html lang="en">' in page and "Your profile" in page  # the saved choice wins
+
+    switched = client.post(reverse("set_language"), {"language": "hi", "next": "/wallet/"})
+    assert switched.status_code == 302 and switched["Location"] == "/wallet/"
+    player.refresh_from_db()
+    assert player.language == "hi"
+    other_device = Client(HTTP_ACCEPT_LANGUAGE="en")
+    other_device.force_login(player)
+    assert "आपकी प्रोफ़ाइल" in other_device.get(reverse("profile")).content.decode()
+
+
+@pytest.mark.django_db
+def test_an_anonymous_switch_sets_the_cookie_only():
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    response = client.post(reverse("set_language"), {"language": "hi", "next": "/"})
+    assert response.status_code == 302
+    assert response.cookies[django_settings.LANGUAGE_COOKIE_NAME].value == "hi"
+    assert "लॉबी" in client.get(reverse("login")).content.decode()
+
+
+@pytest.mark.django_db
+def test_a_hindi_player_sees_indian_grouping_and_hindi_words_in_the_wallet(player):
+    player.language = "hi"
+    player.save(update_fields=["language"])
+    fund(player, 10_000_000)  # ₹1,00,000.00
+    client = Client()
+    client.force_login(player)
+    html = client.get(reverse("wallet")).content.decode()
+    assert "₹1,00,000.00" in html and "वॉलेट" in html and "नकद का विवरण" in html
+
+
+@pytest.mark.django_db
+def test_a_refusal_reads_in_the_players_language(mixed):
+    """A discard before picking: the engine's English refusal reaches the Hindi player in
+    Hindi, the English player in English."""
+    game = mixed.game()
+    for seat, words in ((1, "पहले एक पत्ता उठाएँ।"), (2, "It is not your turn.")):
+        client = Client()
+        client.force_login(mixed.users[seat])
+        card = mixed.view(seat)["hand"]["cards"][0]
+        response = client.post(
+            reverse("table_act", args=[mixed.table.pk]),
+            {"action": "discard", "version": game.version, "card": card},
+            HTTP_HX_REQUEST="true",
+        )
+        assert response.status_code == 400
+        assert words in response.content.decode()
