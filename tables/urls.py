@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import support_views, views
+from . import rules_pages, support_views, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -14,6 +14,7 @@ urlpatterns = [
     path("private/join", views.join_by_code, name="join_by_code"),
     path("invite/<str:code>/", views.invite, name="table_invite"),
     path("tables/<int:table_id>/start", views.private_start, name="private_start"),
+    path("rules/<str:variant>/", rules_pages.rules_page, name="rules"),
     path("support/deals/", support_views.deal_search, name="support_deals"),
     path("support/deals/<int:deal_id>/", support_views.deal_replay, name="support_deal"),
     path("support/deals/<int:deal_id>/note", support_views.deal_note, name="support_deal_note"),

@@ -54,6 +54,7 @@ PLAYER_MODULES = [
     "ledger/payments/views.py",
     "ledger/services/cashier.py",
     "tables/messages.py",
+    "tables/rules_pages.py",
     "tables/views.py",
     "tables/services/_context.py",
     "tables/services/errors.py",

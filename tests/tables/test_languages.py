@@ -145,3 +145,29 @@ def test_a_refusal_reads_in_the_players_language(mixed):
         )
         assert response.status_code == 400
         assert words in response.content.decode()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("variant", ["pool101", "pool201", "deals", "points", "classic"])
+def test_a_rules_page_per_variant_in_both_languages(variant):
+    english = Client(HTTP_ACCEPT_LANGUAGE="en").get(reverse("rules", args=[variant]))
+    hindi = Client(HTTP_ACCEPT_LANGUAGE="hi").get(reverse("rules", args=[variant]))
+    assert english.status_code == hindi.status_code == 200
+    assert "played and scored" in english.content.decode()
+    page = hindi.content.decode()
+    assert "कैसे खेली जाती है" in page and "played and scored" not in page
+    if variant == "pool201":
+        assert "पूल 201" in page
+
+
+@pytest.mark.django_db
+def test_a_rules_page_opened_from_a_table_shows_its_own_numbers(table_factory):
+    table = table_factory(variant="pool101", first_drop=15, middle_drop=35, pool_limit=101)
+    url = reverse("rules", args=["pool101"]) + f"?table={table.pk}"
+    page = Client(HTTP_ACCEPT_LANGUAGE="hi").get(url).content.decode()
+    assert "आपकी टेबल" in page and table.name in page
+    numbers = page.split('id="rules-numbers"')[1].split("</table>")[0]
+    assert "<td>15</td>" in numbers and "<td>35</td>" in numbers
+    default = Client().get(reverse("rules", args=["pool101"])).content.decode()
+    assert "<td>20</td>" in default.split('id="rules-numbers"')[1]
+    assert Client().get(reverse("rules", args=["bridge"])).status_code == 404
