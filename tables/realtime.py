@@ -59,6 +59,7 @@ class TableMoved:
     from_version: int
     money_moved: bool = False
     deal: Any = None  # the game's newest deal (``UNKNOWN_DEAL``: the change did not load it)
+    moves: tuple[dict[str, Any], ...] = ()  # the moves the change recorded, oldest first
 
 
 UNKNOWN_DEAL = object()
@@ -95,6 +96,8 @@ def _render_view(moved: TableMoved, user: Any | None, *, now: float) -> str:
         user=user,
         state=moved.state,
         deal=moved.deal,
+        moves=moved.moves,
+        moves_partial=True,
     )
     context: dict[str, Any] = {
         "t": presenters.present_table(data=data, user=user, now=now),

@@ -178,7 +178,7 @@ def table_for_viewer(*, table: Table, user: Any) -> dict[str, Any]:
     Also, for the result sheets: ``rules`` (the game's frozen engine settings: drop and
     show scores, point value, rummy bonus), each seat's ``entry_paid`` (entry and rejoin fees,
     minor units) and, once the pot is paid out, ``settlement`` (payouts by seat and the fee)."""
-    games = _with_newest_deal(Game.objects.filter(table=table))
+    games = _with_recent_moves(_with_newest_deal(Game.objects.filter(table=table)))
     game = (
         games.filter(status__in=LIVE_GAME_STATUSES).order_by("-pk").first()
         or games.order_by("-pk").first()
@@ -196,7 +196,37 @@ def table_for_viewer(*, table: Table, user: Any) -> dict[str, Any]:
     if game is not None:
         seats = list(Seat.objects.filter(game=game).select_related("user"))
     deal = getattr(game, "newest_deal", None)
-    return table_view_data(table=table, game=game, seats=seats, user=user, deal=deal)
+    moves = recent_moves_of(game) if game is not None else []
+    return table_view_data(table=table, game=game, seats=seats, user=user, deal=deal, moves=moves)
+
+
+RECENT_MOVES = 10
+
+
+def _with_recent_moves(games: QuerySet[Game]) -> QuerySet[Game]:
+    """The events of the game's newest moves, in the game's own statement (``rm_0`` the
+    newest): what "what just happened" and the open deck's history read. Every move bumps the
+    version by one, so the ``k``-th newest produced version ``game.version - k``."""
+    moves = Move.objects.filter(game=OuterRef("pk")).order_by("-version").values("events")
+    return games.annotate(
+        **{
+            f"rm_{k}": Subquery(moves[k : k + 1], output_field=JSONField())
+            for k in range(RECENT_MOVES)
+        }
+    )
+
+
+def recent_moves_of(game: Game) -> list[dict[str, Any]]:
+    """The newest moves loaded by ``_with_recent_moves``, oldest first (only the presenter's
+    public lines of their events ever reach a page: a card picked from the closed deck is
+    never shown)."""
+    moves = []
+    for k in range(RECENT_MOVES):
+        events = getattr(game, f"rm_{k}", None)
+        if events is None:
+            break
+        moves.append({"version": game.version - k, "events": events})
+    return list(reversed(moves))
 
 
 def _with_newest_deal(games: QuerySet[Game]) -> QuerySet[Game]:
@@ -244,10 +274,16 @@ def table_view_data(
     user: Any,
     state: Any = None,
     deal: Any = None,
+    moves: Iterable[dict[str, Any]] | None = None,
+    moves_partial: bool = False,
 ) -> dict[str, Any]:
     """``table_for_viewer`` from rows already loaded (the table with its template, its latest
     game, that game's seats with their users) and, when given, the game's decoded ``state``:
-    no query. The push after a move builds every seat's view from what the move holds."""
+    no query. The push after a move builds every seat's view from what the move holds.
+
+    ``moves``: the newest entries of the move log (``recent_moves_of``), oldest first, for "what
+    just happened"; a push passes only the moves its own change recorded
+    (``moves_partial``) and the page adds them to what it shows."""
     user_id = getattr(user, "pk", None) if getattr(user, "is_authenticated", False) else None
     live = game is not None and game.status in LIVE_GAME_STATUSES
     seats = sorted(
@@ -318,6 +354,8 @@ def table_view_data(
         "commitment": commitment_view(
             game=game, deal=deal, is_player=my_seat is not None and my_seat.played
         ),
+        "moves": list(moves or ()) if live else [],
+        "moves_partial": moves_partial,
     }
 
 

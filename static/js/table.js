@@ -64,6 +64,7 @@
     const fresh = box.querySelector("#table-root");
     const current = root();
     if (!fresh || !current) { refetch(); return; }
+    carryOver(current, fresh);
     current.replaceWith(fresh);
     const balance = box.querySelector("#header-balance");
     const oldBalance = document.getElementById("header-balance");
@@ -72,7 +73,30 @@
       oldBalance.replaceWith(balance);
     }
     htmx.process(fresh);
+    reopenDetails();
     wire();
+  }
+
+  // A push tells only the moves of its own change: keep the line and the lists the page
+  // shows, with the new entries first (a full view, fetched or answered, has them all).
+  function carryOver(current, fresh) {
+    const line = fresh.querySelector("#last-move[data-carry]");
+    const oldLine = current.querySelector("#last-move");
+    if (line && oldLine && oldLine.dataset.version) {
+      line.textContent = oldLine.textContent;
+      line.dataset.version = oldLine.dataset.version;
+      line.removeAttribute("data-carry");
+    }
+    fresh.querySelectorAll("ol[data-partial]").forEach(function (list) {
+      const old = current.querySelector("#" + list.id);
+      if (old && old.dataset.deal === list.dataset.deal) {
+        const limit = parseInt(list.dataset.limit || "8", 10);
+        Array.from(old.children).forEach(function (item) {
+          if (list.children.length < limit) list.appendChild(item.cloneNode(true));
+        });
+      }
+      list.removeAttribute("data-partial");
+    });
   }
 
   // Plain (non-htmx) forms in a pushed view carry no CSRF field: add the page's token.
@@ -91,14 +115,32 @@
   }, true);
 
   // --- countdown -----------------------------------------------------------------------------
+  function secondsLeft(deadline) {
+    return Math.max(0, deadline - Date.now() / 1000 - (window.rummyClockSkew || 0));
+  }
+  let warnedDeadline = 0;
   function tick() {
     document.querySelectorAll("[data-deadline]").forEach(function (el) {
       const deadline = parseFloat(el.dataset.deadline);
       if (!deadline) return;
-      const left = Math.max(0, Math.round(deadline - Date.now() / 1000 - (window.rummyClockSkew || 0)));
+      const left = Math.round(secondsLeft(deadline));
       el.textContent = left + "s";
       el.classList.toggle("urgent", left <= 10);
     });
+    // The ring around the player whose turn it is drains with the turn (or the extra time).
+    document.querySelectorAll("[data-ring]").forEach(function (el) {
+      const deadline = parseFloat(el.dataset.deadlineRing);
+      const total = parseFloat(el.dataset.total) || 30;
+      const left = secondsLeft(deadline);
+      el.style.setProperty("--frac", String(Math.max(0, Math.min(1, left / total))));
+      el.classList.toggle("urgent", left <= 10);
+    });
+    const r = root();
+    const mine = r ? parseFloat(r.dataset.myDeadline || "0") : 0;
+    if (mine && mine !== warnedDeadline) {
+      const left = secondsLeft(mine);
+      if (left <= 10 && left > 0) { warnedDeadline = mine; sound("hurry"); }
+    }
   }
   setInterval(tick, 500);
 
@@ -142,6 +184,7 @@
     document.querySelectorAll("input[name=cards]").forEach(function (input) { input.value = sel.join(" "); });
     document.querySelectorAll("input[name=melds]").forEach(function (input) { input.value = JSON.stringify([sel]); });
     document.querySelectorAll("input[name=groups]").forEach(function (input) {
+      if (input.form && input.form.dataset.fixedGroups) { input.value = input.form.dataset.fixedGroups; return; }
       // A show sends the 13 other cards: the selected one goes to the finish slot.
       if (input.form && input.form.querySelector("input[name=finish_card]") && place) {
         // The very copy selected goes to the finish slot, never its twin inside a meld.
@@ -194,17 +237,252 @@
     applySort(order);
   });
 
+  // --- 13-card: Sort by suit groups the hand by suit (rank order) and saves that arrangement --
+  function sortBySuit() {
+    const cards = Array.from(document.querySelectorAll("#my-hand .pcard"));
+    if (!cards.length || !document.getElementById("arrange-form")) return;
+    const bySuit = {};
+    cards.forEach(function (card) {
+      const code = card.dataset.code || "";
+      const suit = /^J[12]?$|^JK|^X/.test(code) || SUITS.indexOf(code.slice(-1)) === -1 ? "*" : code.slice(-1);
+      (bySuit[suit] = bySuit[suit] || []).push(code);
+    });
+    const groups = SUITS.concat(["*"]).filter(function (suit) { return bySuit[suit]; }).map(function (suit) {
+      return bySuit[suit].sort(function (a, b) { return RANKS.indexOf(a.slice(0, -1)) - RANKS.indexOf(b.slice(0, -1)); });
+    });
+    const form = document.getElementById("arrange-form");
+    const input = form.querySelector("input[name=groups]");
+    input.value = JSON.stringify(groups);
+    form.dataset.fixedGroups = input.value;  // syncForms leaves this arrangement as it is
+    form.requestSubmit();
+  }
+  document.addEventListener("click", function (evt) {
+    if (evt.target.closest && evt.target.closest("#sort-suit")) sortBySuit();
+  });
+
+  // --- sounds: small tones made in the page (Web Audio), with a mute switch per player ------
+  let audio = null;
+  function soundKey() {
+    const r = root();
+    return "rummy.sound." + ((r && r.dataset.player) || "guest");
+  }
+  function soundOn() {
+    try { return window.localStorage.getItem(soundKey()) !== "off"; } catch (e) { return true; }
+  }
+  const TONES = {
+    turn: [[660, 0, 0.12], [880, 0.14, 0.16]],
+    hurry: [[440, 0, 0.09], [440, 0.16, 0.09], [440, 0.32, 0.09]],
+    discard: [[520, 0, 0.08], [390, 0.09, 0.1]],
+  };
+  function sound(name) {
+    if (!soundOn() || !TONES[name]) return;
+    try {
+      const Ctx = window.AudioContext || window.webkitAudioContext;
+      if (!Ctx) return;
+      audio = audio || new Ctx();
+      if (audio.state === "suspended") audio.resume();
+      const start = audio.currentTime + 0.02;
+      TONES[name].forEach(function (tone) {
+        const osc = audio.createOscillator();
+        const gain = audio.createGain();
+        osc.frequency.value = tone[0];
+        gain.gain.setValueAtTime(0.0001, start + tone[1]);
+        gain.gain.exponentialRampToValueAtTime(0.18, start + tone[1] + 0.01);
+        gain.gain.exponentialRampToValueAtTime(0.0001, start + tone[1] + tone[2]);
+        osc.connect(gain).connect(audio.destination);
+        osc.start(start + tone[1]);
+        osc.stop(start + tone[1] + tone[2] + 0.02);
+      });
+      document.documentElement.dataset.lastSound = name;  // for the browser tests
+    } catch (e) { /* no audio here */ }
+  }
+  function showSoundSwitch() {
+    const button = document.getElementById("sound-toggle");
+    if (!button) return;
+    const on = soundOn();
+    button.setAttribute("aria-pressed", on ? "true" : "false");
+    button.textContent = on ? "Sound on" : "Sound off";
+    button.title = on ? "Sounds on: your turn, 10 seconds left, a card discarded to you (M)" : "Sounds off (M)";
+  }
+  function toggleSound() {
+    try { window.localStorage.setItem(soundKey(), soundOn() ? "off" : "on"); } catch (e) { /* private mode */ }
+    showSoundSwitch();
+  }
+  document.addEventListener("click", function (evt) {
+    if (evt.target.closest && evt.target.closest("#sound-toggle")) toggleSound();
+  });
+
+  // --- what just happened: said to screen readers, sounded, the turn announced --------------
+  let seenMove = null;
+  let wasMyTurn = null;
+  function announce() {
+    const r = root();
+    if (!r) return;
+    const line = document.getElementById("last-move");
+    const version = line && line.dataset.version ? line.dataset.version : "";
+    const myTurn = r.dataset.myTurn === "true";
+    const words = [];
+    if (seenMove !== null && version && version !== seenMove) {
+      words.push(line.textContent.trim());
+      if (myTurn && line.dataset.kind === "discard") sound("discard");
+    }
+    if (myTurn && wasMyTurn === false) {
+      words.push("Your turn.");
+      setTimeout(function () { sound("turn"); }, 250);
+    }
+    seenMove = version || seenMove || "";
+    wasMyTurn = myTurn;
+    const box = document.getElementById("table-announcer");
+    if (box && words.length) box.textContent = words.join(" ");
+  }
+
+  // --- the hand: selection in words, a fan fitted to the width, keyboard play -----------------
+  function setSelected(card, on) {
+    card.classList.toggle("selected", on);
+    card.setAttribute("aria-pressed", on ? "true" : "false");
+  }
+  function describeSelection() {
+    const box = document.getElementById("selected-info");
+    if (!box) return;
+    const sel = Array.from(document.querySelectorAll("#my-hand .pcard.selected"));
+    box.textContent = sel.length === 0 ? "" : sel.length === 1
+      ? "Selected: " + sel[0].getAttribute("title")
+      : sel.length + " cards selected";
+  }
+  function toggleCard(card) {
+    setSelected(card, !card.classList.contains("selected"));
+    syncForms();
+    describeSelection();
+  }
+  // Overlap the cards of a group just enough for the widest group to fit the hand's width.
+  function fitHand() {
+    const hand = document.getElementById("my-hand");
+    if (!hand) return;
+    const card = hand.querySelector(".pcard");
+    if (!card) return;
+    const width = hand.clientWidth - 12;
+    const cardWidth = card.offsetWidth;
+    const most = Math.max.apply(null, Array.from(hand.querySelectorAll(".group")).map(function (g) {
+      return g.querySelectorAll(".pcard").length;
+    }));
+    // As little overlap as one row needs (a fan still: at least a fifth of a card), at most
+    // what still shows the index and a bit more; then the widest group must fit.
+    const groups = hand.querySelectorAll(".group:not(.new-group)").length;
+    const cards = hand.querySelectorAll(".pcard").length;
+    const extra = groups * 20 + 50;
+    let overlap = cards > groups ? (cardWidth * cards + extra - width) / (cards - groups) : 0;
+    overlap = Math.max(cardWidth * 0.2, Math.min(cardWidth * 0.42, overlap));
+    if (most > 1) {
+      const needed = (cardWidth * most - (width - 12)) / (most - 1);
+      overlap = Math.max(overlap, needed);
+    }
+    overlap = Math.min(overlap, cardWidth - 14);
+    hand.style.setProperty("--overlap", overlap.toFixed(1) + "px");
+  }
+  window.addEventListener("resize", fitHand);
+
+  function handCards() { return Array.from(document.querySelectorAll("#my-hand .pcard")); }
+  let focusedCode = null;
+  let focusedIndex = 0;
+  function focusCard(index) {
+    const cards = handCards();
+    if (!cards.length) return;
+    index = Math.max(0, Math.min(cards.length - 1, index));
+    cards.forEach(function (c, i) { c.tabIndex = i === index ? 0 : -1; });
+    cards[index].focus();
+    focusedIndex = index;
+    focusedCode = cards[index].dataset.code;
+  }
+  function rovingTabindex() {
+    const cards = handCards();
+    if (!cards.length) return;
+    let index = focusedCode ? cards.findIndex(function (c) { return c.dataset.code === focusedCode; }) : -1;
+    if (index < 0) index = Math.min(focusedIndex, cards.length - 1);
+    cards.forEach(function (c, i) { c.tabIndex = i === index ? 0 : -1; });
+    return cards[index];
+  }
+  function press(selector) {
+    const button = document.querySelector(selector);
+    if (button && !button.disabled) { button.click(); return true; }
+    return false;
+  }
+  // Move the focused card one place left or right within its group (Alt + arrow), then save.
+  function moveCard(card, step) {
+    const sibling = step < 0 ? card.previousElementSibling : card.nextElementSibling;
+    if (!sibling || !sibling.classList.contains("pcard")) return;
+    if (step < 0) card.parentNode.insertBefore(card, sibling); else card.parentNode.insertBefore(sibling, card);
+    focusedCode = card.dataset.code;
+    card.focus();
+    postArrangement();
+  }
+  document.addEventListener("keydown", function (evt) {
+    if (evt.ctrlKey || evt.metaKey) return;
+    const target = evt.target;
+    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT" || target.isContentEditable)) return;
+    if (!root()) return;
+    const inHand = target && target.closest && target.closest("#my-hand .pcard");
+    const key = evt.key;
+    if (key === "ArrowLeft" || key === "ArrowRight" || key === "Home" || key === "End") {
+      const cards = handCards();
+      if (!cards.length) return;
+      if (!inHand) { evt.preventDefault(); focusCard(focusedIndex); return; }
+      const index = cards.indexOf(inHand);
+      evt.preventDefault();
+      if (evt.altKey && (key === "ArrowLeft" || key === "ArrowRight")) { moveCard(inHand, key === "ArrowLeft" ? -1 : 1); return; }
+      if (key === "Home") focusCard(0);
+      else if (key === "End") focusCard(cards.length - 1);
+      else focusCard(index + (key === "ArrowLeft" ? -1 : 1));
+      return;
+    }
+    if ((key === "Enter" || key === " ") && inHand) {
+      evt.preventDefault();
+      toggleCard(inHand);
+      return;
+    }
+    if (evt.altKey) return;
+    const k = key.toLowerCase();
+    const actions = {
+      p: ".act-pick_closed button",
+      o: ".act-pick_open button",
+      d: ".act-discard button",
+      s: ".act-declare button",
+      g: ".act-sort button",
+      u: "#sort-suit",
+    };
+    if (k === "m") { evt.preventDefault(); toggleSound(); return; }
+    if (actions[k] && press(actions[k])) evt.preventDefault();
+  });
+
+  // --- the finish slot: a card dropped on it is the finish card of a show --------------------
+  function declareWith(card) {
+    handCards().forEach(function (c) { setSelected(c, c === card); });
+    syncForms();
+    describeSelection();
+    press(".act-declare button");
+  }
+
   function wire() {
     if (document.getElementById("sort-hand")) applySort(sortOrder());
+    showSoundSwitch();
+    announce();
     const hand = document.getElementById("my-hand");
     if (!hand || hand.dataset.wired === "true") { syncForms(); return; }
     hand.dataset.wired = "true";
+    fitHand();
+    const active = rovingTabindex();
+    if (active && restoreFocus) active.focus();
+    restoreFocus = false;
     hand.querySelectorAll(".pcard").forEach(function (card) {
-      card.addEventListener("click", function () {
-        card.classList.toggle("selected");
-        syncForms();
+      card.addEventListener("click", function () { toggleCard(card); });
+      card.addEventListener("focus", function () {
+        focusedCode = card.dataset.code;
+        focusedIndex = handCards().indexOf(card);
       });
     });
+    const slot = document.getElementById("finish-slot");
+    if (window.Sortable && slot) {
+      Sortable.create(slot, { group: { name: "hand", pull: false, put: true }, draggable: ".pcard" });
+    }
     if (window.Sortable && hand.dataset.draggable === "true") {
       hand.querySelectorAll(".group").forEach(function (group) {
         Sortable.create(group, {
@@ -216,6 +494,13 @@
           onStart: function () { dragging = true; },
           onEnd: function (evt) {
             dragging = false;
+            if (evt.to && evt.to.id === "finish-slot") {
+              // Back to its place in the hand; the show names this very copy.
+              const before = evt.from.querySelectorAll(".pcard")[evt.oldIndex];
+              evt.from.insertBefore(evt.item, before || evt.from.querySelector(".group-kind"));
+              declareWith(evt.item);
+              return;
+            }
             if (evt.from !== evt.to || evt.oldIndex !== evt.newIndex) {
               refetchPending = false;  // the answer to the arrangement is the fresh view
               pendingView = null;
@@ -233,8 +518,17 @@
       });
     }
     syncForms();
+    describeSelection();
     tick();
   }
+  // Keyboard play keeps its place: a card focused before a swap is focused again after it.
+  let restoreFocus = false;
+  document.addEventListener("htmx:beforeSwap", function () {
+    restoreFocus = !!(document.activeElement && document.activeElement.closest && document.activeElement.closest("#my-hand"));
+  });
+  document.addEventListener("htmx:wsBeforeMessage", function () {
+    restoreFocus = !!(document.activeElement && document.activeElement.closest && document.activeElement.closest("#my-hand"));
+  }, true);
   // Plain forms that ask first (the CSP allows no inline onsubmit): data-confirm="question".
   document.addEventListener("submit", function (evt) {
     const form = evt.target;
@@ -242,6 +536,20 @@
       evt.preventDefault();
     }
   }, true);
+  // A <details> the player opened (the open deck's history, the keys) stays open after a swap.
+  const openDetails = {};
+  document.addEventListener("toggle", function (evt) {
+    const el = evt.target;
+    if (el && el.tagName === "DETAILS" && el.id && el.closest("#table-root")) openDetails[el.id] = el.open;
+  }, true);
+  function reopenDetails() {
+    Object.keys(openDetails).forEach(function (id) {
+      const el = document.getElementById(id);
+      if (el && el.tagName === "DETAILS" && openDetails[id]) el.open = true;
+    });
+  }
+  document.addEventListener("DOMContentLoaded", reopenDetails);
+  document.addEventListener("htmx:afterSettle", reopenDetails);
   document.addEventListener("DOMContentLoaded", wire);
   document.addEventListener("htmx:afterSettle", wire);
   // Keep hidden inputs in step right before any form leaves the page.

@@ -26,6 +26,8 @@ __all__ = [
 ]
 
 _SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+_SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+_RANK_NAMES = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
 _RED = {"H", "D"}
 
 
@@ -43,6 +45,25 @@ class CardFace:
     @property
     def label(self) -> str:
         return "Joker" if self.joker else f"{self.rank}{self.symbol}"
+
+    @property
+    def name(self) -> str:
+        """The card in words, as a screen reader says it: ``Queen of hearts``, ``10 of
+        spades``, ``Joker``."""
+        if self.joker:
+            return "Joker"
+        return f"{_RANK_NAMES.get(self.rank, self.rank)} of {_SUIT_NAMES[self.suit]}"
+
+    @property
+    def words(self) -> str:
+        """The card's name with what marks it on the table: ``Queen of hearts, wild``,
+        ``10 of spades, just drawn`` (the page's ``aria-label``)."""
+        marks = [self.name]
+        if self.wild:
+            marks.append("wild")
+        if self.picked:
+            marks.append("just drawn")
+        return ", ".join(marks)
 
 
 def card_face(code: str | None, cut_joker: str | None = None) -> CardFace | None:

@@ -17,6 +17,7 @@ from .cards import (
     sort_codes,
     variant_label,
 )
+from .moves import move_lines, recent_discards
 from .results import (
     KIND_LABELS,
     ResultSheet,
@@ -30,7 +31,40 @@ from .results import (
     wrong_show_reason,
 )
 
-__all__ = ["present_table"]
+__all__ = ["present_table", "seat_slots"]
+
+# Where each seat sits around the oval felt, the viewer (or the first seat) at the bottom and
+# the others clockwise from the viewer's left.
+_SLOTS = {
+    1: ["bottom"],
+    2: ["bottom", "top"],
+    3: ["bottom", "top-left", "top-right"],
+    4: ["bottom", "left", "top", "right"],
+    5: ["bottom", "left", "top-left", "top-right", "right"],
+    6: ["bottom", "left", "top-left", "top", "top-right", "right"],
+}
+
+
+_DEAL_STATUS_WORDS = {
+    "declared": "declared",
+    "dropped": "dropped",
+    "wrong_show": "wrong show",
+    "timed_out": "timed out",
+    "left": "left",
+    "out": "out",
+}
+
+
+def seat_slots(seats: list[int], my_seat: int | None) -> dict[int, str]:
+    """The place of every seat around the felt: ``my_seat`` at the bottom, the others in
+    clockwise order (``seats`` is in clockwise order)."""
+    if not seats:
+        return {}
+    start = seats.index(my_seat) if my_seat in seats else 0
+    ordered = seats[start:] + seats[:start]
+    slots = _SLOTS.get(len(ordered)) or [f"ring-{i}" for i in range(len(ordered))]
+    return dict(zip(ordered, slots, strict=False))
+
 
 _DEADLINE_LABELS = {
     "start": "starts in",
@@ -130,6 +164,22 @@ def present_table(*, data: dict[str, Any], user: Any, now: float) -> dict[str, A
     t["cut"] = card_face(cut) if cut else None
     t["open_top"] = card_face(deal.get("open_top"), cut) if deal else None
     turn = deal.get("turn") if deal else None
+    # What just happened: the public lines of the newest moves (a push: its own change's).
+    lines = move_lines(
+        data.get("moves") or [],
+        lambda seat: "You" if seat == my_seat else name_of(seat),
+        cut,
+    )
+    last = lines[-1] if lines else None
+    t["moves_partial"] = bool(data.get("moves_partial"))
+    t["last_move"] = last
+    # Marked on the page (a brief highlight, a sound) only when it made the version shown.
+    t["last_move_fresh"] = last is not None and last.version == data["version"]
+    t["discards"] = recent_discards(lines)
+    t["recent_lines"] = list(reversed(lines))[:6]
+    slots = seat_slots([p["seat"] for p in view.get("players", [])], my_seat)
+    in_extra = bool((deal or {}).get("in_extra_time"))
+    turn_total = getattr(rules, "extra_time_s" if in_extra else "turn_s", None) or 30
     t["players"] = [
         {
             **p,
@@ -137,9 +187,17 @@ def present_table(*, data: dict[str, Any], user: Any, now: float) -> dict[str, A
             "is_bot": bool(names.get(p["seat"]) and names[p["seat"]]["is_bot"]),
             "is_me": p["seat"] == my_seat,
             "is_turn": p["seat"] == turn and view.get("phase") == "turn",
+            "slot": slots.get(p["seat"], "bottom"),
+            "just_moved": bool(t["last_move_fresh"] and last and last.seat == p["seat"]),
+            "extra_s": round(float(p.get("extra_time") or 0)),
+            "deal_status_label": _DEAL_STATUS_WORDS.get(str(p.get("deal_status") or ""), ""),
         }
         for p in view.get("players", [])
     ]
+    t["turn_total"] = f"{float(turn_total):g}"
+    t["in_extra_time"] = in_extra
+    t["my_turn"] = any(p["is_turn"] and p["is_me"] for p in t["players"])
+    t["turn_name"] = next((p["name"] for p in t["players"] if p["is_turn"]), "")
     hand = view.get("hand")
     # While the deal is played a wrong show is told in a notice; after it, the sheet says why.
     in_play = view.get("phase") in ("turn", "meld")

@@ -190,7 +190,7 @@ def record_move(
 ) -> Move:
     ctx.game.version += 1
     ctx.changed = True
-    return Move.objects.create(
+    move = Move.objects.create(
         game=ctx.game,
         deal=deal,
         version=ctx.game.version,
@@ -201,6 +201,11 @@ def record_move(
         events=list(events),
         clock=ctx.now,
     )
+    # What the push after the commit tells about this change ("what just happened").
+    ctx.extra.setdefault("moves", []).append(
+        {"version": move.version, "seat_no": seat_no, "action": action, "events": move.events}
+    )
+    return move
 
 
 def open_deal(ctx: Ctx) -> Deal | None:

@@ -205,6 +205,7 @@ def save_game(ctx: Ctx) -> None:
         state=ctx.state,
         from_version=ctx.start_version,
         deal=ctx.extra.get("last_deal", UNKNOWN_DEAL),
+        moves=tuple(ctx.extra.get("moves", ())),
         money_moved=bool(ctx.extra.get("money_moved")) or ctx.game.status != GameStatus.RUNNING,
     )
 
