@@ -71,13 +71,14 @@ def _reload_until(page: Any, selector: str, text: str, tries: int = 30) -> None:
 
 def test_deposit_join_win_and_request_a_withdrawal(browser, money_server, cash_table, opponent):
     from django.contrib.auth import get_user_model
+    from django.urls import reverse
 
     from accounts.services import user_identity_set
     from ledger.models import Transaction
     from ledger.payments.models import Deposit
     from ledger.reconcile import reconcile_run
     from ledger.selectors import wallet_balance
-    from tables.models import Game, GameStatus
+    from tables.models import Game, GameStatus, Table
     from tables.services import table_join, table_leave
 
     context = browser.new_context(base_url=money_server, viewport={"width": 1280, "height": 860})
@@ -111,16 +112,17 @@ def test_deposit_join_win_and_request_a_withdrawal(browser, money_server, cash_t
         assert Transaction.objects.filter(idempotency_key__endswith=deposit.reference).count() == 1
         assert wallet_balance(user=kiran, currency="cash") == 10_000
 
-        # Join the cash table; the other player sits, the game starts, and they leave.
+        # Play now on the cash game; the other player sits, the game starts, and they leave.
         page.goto("/")
-        page.locator("tr.lobby-row", has_text="Cash duel").locator(
-            "button", has_text="Join"
-        ).click()
+        play = reverse("template_play", args=[cash_table.template_id])
+        page.locator(f"form[action='{play}'] button[type=submit]").click()
         page.wait_for_url(re.compile(r"/tables/\d+/$"))
+        table = Table.objects.get(pk=int(page.url.rstrip("/").rsplit("/", 1)[1]))
+        assert table.template_id == cash_table.template_id
         assert wallet_balance(user=kiran, currency="cash") == 5_000
-        table_join(table=cash_table, user=opponent)
-        table_leave(table=cash_table, user=opponent)
-        game = Game.objects.filter(table=cash_table).order_by("-pk").first()
+        table_join(table=table, user=opponent)
+        table_leave(table=table, user=opponent)
+        game = Game.objects.filter(table=table).order_by("-pk").first()
         assert game is not None and game.status == GameStatus.FINISHED
         won = wallet_balance(user=kiran, currency="cash")
         assert won > 5_000
