@@ -225,6 +225,7 @@
     Array.from(group.querySelectorAll(".pcard"))
       .sort(function (a, b) { return key(a) - key(b); })
       .forEach(function (card) { group.insertBefore(card, group.querySelector(".group-kind")); });
+    group.closest("#my-hand").classList.remove("sort-pending");  // shown once in the player's order
     // The button offers the other order.
     button.dataset.sort = order === "rank" ? "suit" : "rank";
     button.textContent = order === "rank" ? "Sort by suit" : "Sort by rank";
@@ -550,6 +551,10 @@
   }
   document.addEventListener("DOMContentLoaded", reopenDetails);
   document.addEventListener("htmx:afterSettle", reopenDetails);
+  // Classic: the player's order at once, not after htmx's settle delay.
+  document.addEventListener("htmx:afterSwap", function () {
+    if (document.getElementById("sort-hand")) applySort(sortOrder());
+  });
   document.addEventListener("DOMContentLoaded", wire);
   document.addEventListener("htmx:afterSettle", wire);
   // Keep hidden inputs in step right before any form leaves the page.
