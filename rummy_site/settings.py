@@ -219,27 +219,36 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = os.environ.get("REDIS_URL", "")
 REDIS_MAX_CONNECTIONS = int(os.environ.get("REDIS_MAX_CONNECTIONS", "50"))
 if REDIS_URL:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {
-                # The socket timeout must outlast the layer's 5 s blocking read, or an idle
-                # consumer's read times out and its socket closes.
-                "hosts": [
-                    {
-                        "address": REDIS_URL,
-                        "max_connections": REDIS_MAX_CONNECTIONS,
-                        "socket_timeout": 30,
-                        "socket_connect_timeout": 5,
-                        "socket_keepalive": True,
-                        "health_check_interval": 15,
-                    }
-                ],
-                "capacity": 1500,
-                "expiry": 30,
-            },
-        }
+    # The socket timeout must outlast the core layer's 5 s blocking read, or an idle consumer's
+    # read times out and its socket closes.
+    # A burst of sockets opening at once takes a connection each for its group joins: the
+    # layer's pool per process is larger than the cache's (``REDIS_LAYER_MAX_CONNECTIONS``).
+    _redis_host = {
+        "address": REDIS_URL,
+        "max_connections": int(os.environ.get("REDIS_LAYER_MAX_CONNECTIONS", "500")),
+        "socket_timeout": 30,
+        "socket_connect_timeout": 5,
+        "socket_keepalive": True,
+        "health_check_interval": 15,
     }
+    # "core" (lists, the default) or "pubsub" (Redis pub/sub): docs/benchmarks.md compares them.
+    CHANNEL_LAYER_KIND = os.environ.get("CHANNEL_LAYER_KIND", "core")
+    if CHANNEL_LAYER_KIND not in ("core", "pubsub"):
+        raise ImproperlyConfigured("CHANNEL_LAYER_KIND must be core or pubsub")
+    if CHANNEL_LAYER_KIND == "pubsub":
+        CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                "CONFIG": {"hosts": [_redis_host]},
+            }
+        }
+    else:
+        CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "CONFIG": {"hosts": [_redis_host], "capacity": 1500, "expiry": 30},
+            }
+        }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 

@@ -1,0 +1,327 @@
+"""Load harness: plays live tables against a running server the way the page does.
+
+It starts nothing itself. Prepare a fixture and run the server(s) first (docs/benchmarks.md has
+the exact commands), then::
+
+    .venv/bin/python benchmarks/load.py --fixture /tmp/bench.json \\
+        --url http://127.0.0.1:8000 [--url http://127.0.0.1:8001] \\
+        --levels 10,50,100,200 --interval 5 --duration 60 \\
+        [--pids 1234,1235] [--database-url postgres://postgres@127.0.0.1:5432/bench]
+
+For each level (a number of concurrent tables from the fixture) every player of those tables
+opens the table's WebSocket with a logged-in session (players are spread over the ``--url``
+servers), then each table plays at the set pace: every ``--interval`` seconds (jittered) the
+player whose turn it is sends the next move the page offers it (pick from the closed deck,
+then discard the card just taken) as the page's POST /tables/<id>/act does. A move counts as
+pushed to a seat when that seat's socket receives a frame for the move's version or later.
+
+Printed per level: actions/s, POST p50/p95/p99, push to every other seat p50/p99, lost pushes
+(a seat that never heard of a move within 10 s), errors, server CPU per action (the ``--pids``
+processes' CPU time over the level divided by its actions) and the most PostgreSQL
+connections held (``--database-url``; pg_stat_activity of that database).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import http.cookiejar
+import json
+import os
+import random
+import re
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlparse
+
+import httpx
+import websockets
+
+PUSH = re.compile(r'id="table-push" data-from="(\d+)" data-version="(\d+)"')
+SYNC = re.compile(r'id="table-sync"[^>]*data-version="(\d+)"')
+ROOT_VERSION = re.compile(r'id="table-root"[^>]*data-version="(\d+)"')
+ACTION = re.compile(r'name="action" value="([a-z_]+)"')
+HAND = re.compile(r'id="my-hand".*', re.S)
+CODE = re.compile(r'data-code="([0-9AJQKTSHDC]{2,3})"')
+PUSH_TIMEOUT = 10.0
+
+
+@dataclass
+class Seat:
+    table_id: int
+    seat: int
+    session: str
+    base: str
+    csrf: str = field(default_factory=lambda: secrets.token_hex(16))
+    html: str = ""  # the newest view this seat was pushed (or answered)
+    version: int = 0
+    heard: dict[int, float] = field(default_factory=dict)  # version -> when it first arrived
+    waiters: list[tuple[int, asyncio.Future[float]]] = field(default_factory=list)
+
+    def headers(self) -> dict[str, str]:
+        """This player's cookies, sent by hand: one HTTP client serves every player."""
+        return {"Cookie": f"sessionid={self.session}; csrftoken={self.csrf}"}
+
+    def saw(self, version: int, html: str, at: float) -> None:
+        self.heard.setdefault(version, at)
+        if version > self.version or (version == self.version and html):
+            self.version, self.html = version, html
+        for wanted, future in list(self.waiters):
+            if version >= wanted and not future.done():
+                future.set_result(at)
+                self.waiters.remove((wanted, future))
+
+    def heard_by(self, version: int) -> asyncio.Future[float]:
+        future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        if self.version >= version:  # heard before the POST answered: when it arrived
+            future.set_result(min(at for v, at in self.heard.items() if v >= version))
+        else:
+            self.waiters.append((version, future))
+        return future
+
+
+@dataclass
+class Stats:
+    posts: list[float] = field(default_factory=list)
+    pushes: list[float] = field(default_factory=list)
+    lost: int = 0
+    errors: int = 0
+    socket_errors: int = 0
+    actions: int = 0
+
+
+async def listen(seat: Seat, stop: asyncio.Event, ready: asyncio.Event, stats: Stats) -> None:
+    try:
+        await _listen(seat, stop, ready)
+    except (OSError, websockets.WebSocketException):
+        stats.socket_errors += 1
+        ready.set()
+
+
+async def _listen(seat: Seat, stop: asyncio.Event, ready: asyncio.Event) -> None:
+    host = urlparse(seat.base)
+    uri = f"ws://{host.netloc}/ws/tables/{seat.table_id}/"
+    headers = {"Cookie": f"sessionid={seat.session}", "Origin": seat.base}
+    async with websockets.connect(uri, additional_headers=headers, max_size=2**22) as ws:
+        ready.set()
+        while not stop.is_set():
+            try:
+                text = await asyncio.wait_for(ws.recv(), timeout=1.0)
+            except TimeoutError:
+                continue
+            now = time.perf_counter()
+            if isinstance(text, bytes):
+                text = text.decode()
+            match = PUSH.search(text)
+            if match:
+                seat.saw(int(match.group(2)), text, now)
+                continue
+            match = SYNC.search(text)
+            if match and int(match.group(1)) > seat.version:
+                seat.saw(int(match.group(1)), "", now)  # refetched below, as the page does
+                await refetch(seat)
+
+
+class _NoCookies(http.cookiejar.DefaultCookiePolicy):
+    """Keep no cookie from a response: each request names its player's own."""
+
+    def set_ok(self, cookie: Any, request: Any) -> bool:
+        return False
+
+
+def new_client(base: str, **kwargs: Any) -> httpx.AsyncClient:
+    jar = http.cookiejar.CookieJar(policy=_NoCookies())
+    return httpx.AsyncClient(base_url=base, cookies=httpx.Cookies(jar), **kwargs)
+
+
+async def refetch(seat: Seat) -> None:
+    async with new_client(seat.base) as client:
+        response = await client.get(f"/tables/{seat.table_id}/view", headers=seat.headers())
+        match = ROOT_VERSION.search(response.text)
+        if response.status_code == 200 and match:
+            seat.saw(int(match.group(1)), response.text, time.perf_counter())
+
+
+def next_move(seat: Seat) -> dict[str, str] | None:
+    allowed = set(ACTION.findall(seat.html))
+    if "pick_closed" in allowed:
+        return {"action": "pick_closed"}
+    if "discard" in allowed:
+        hand = HAND.search(seat.html)
+        codes = CODE.findall(hand.group(0)) if hand else []
+        if codes:
+            return {"action": "discard", "card": codes[-1]}
+    return None
+
+
+async def play_table(
+    seats: list[Seat],
+    client_for: dict[str, httpx.AsyncClient],
+    args: Any,
+    stats: Stats,
+    stop: asyncio.Event,
+) -> None:
+    await asyncio.sleep(random.uniform(0, args.interval))
+    while not stop.is_set():
+        actor, move = None, None
+        for seat in seats:
+            move = next_move(seat)
+            if move is not None:
+                actor = seat
+                break
+        if actor is None or move is None:
+            await asyncio.sleep(0.2)
+            continue
+        client = client_for[actor.base]
+        data = {**move, "version": str(actor.version)}
+        started = time.perf_counter()
+        try:
+            response = await client.post(
+                f"/tables/{actor.table_id}/act",
+                data=data,
+                headers={**actor.headers(), "HX-Request": "true", "X-CSRFToken": actor.csrf},
+            )
+        except httpx.HTTPError:
+            stats.errors += 1
+            await asyncio.sleep(args.interval)
+            continue
+        elapsed = time.perf_counter() - started
+        match = ROOT_VERSION.search(response.text)
+        if response.status_code != 200 or not match:
+            stats.errors += 1
+            await refetch(actor)
+            await asyncio.sleep(args.interval)
+            continue
+        stats.posts.append(elapsed)
+        stats.actions += 1
+        version = int(match.group(1))
+        actor.saw(version, response.text, time.perf_counter())
+        others = [s for s in seats if s is not actor]
+        waits = [asyncio.wait_for(s.heard_by(version), PUSH_TIMEOUT) for s in others]
+        for result in await asyncio.gather(*waits, return_exceptions=True):
+            if isinstance(result, BaseException):
+                stats.lost += 1
+            else:
+                stats.pushes.append(result - started)
+        await asyncio.sleep(args.interval * random.uniform(0.8, 1.2))
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    for pid in pids:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / tick  # utime + stime
+    return total
+
+
+async def pg_connections(url: str | None, stop: asyncio.Event, peak: list[int]) -> None:
+    if not url:
+        return
+    import psycopg
+
+    name = urlparse(url).path.lstrip("/")
+    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+        while not stop.is_set():
+            cursor = await conn.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = %s", [name]
+            )
+            row = await cursor.fetchone()
+            peak[0] = max(peak[0], int(row[0]) - 1 if row else 0)  # less this connection
+            await asyncio.sleep(0.5)
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))] * 1000
+
+
+async def run_level(tables: list[dict[str, Any]], args: Any) -> dict[str, Any]:
+    urls = args.url
+    seats_by_table = [
+        [
+            Seat(t["table_id"], p["seat"], p["session"], urls[(t["table_id"] + i) % len(urls)])
+            for i, p in enumerate(t["players"])
+        ]
+        for t in tables
+    ]
+    stop = asyncio.Event()
+    stats = Stats()
+    listeners = []
+    for seats in seats_by_table:  # players arrive a table at a time, as pages load
+        readies = []
+        for seat in seats:
+            ready = asyncio.Event()
+            readies.append(ready)
+            listeners.append(asyncio.create_task(listen(seat, stop, ready, stats)))
+        await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), timeout=60)
+        await asyncio.gather(*(refetch(s) for s in seats))  # every page starts from its view
+    limits = httpx.Limits(max_connections=500, max_keepalive_connections=500)
+    clients = {u: new_client(u, limits=limits, timeout=30) for u in urls}
+    peak = [0]
+    watcher = asyncio.create_task(pg_connections(args.database_url, stop, peak))
+    cpu_before = cpu_seconds(args.pids)
+    started = time.perf_counter()
+    players = [
+        asyncio.create_task(play_table(seats, clients, args, stats, stop))
+        for seats in seats_by_table
+    ]
+    await asyncio.sleep(args.duration)
+    stop.set()
+    wall = time.perf_counter() - started
+    cpu = cpu_seconds(args.pids) - cpu_before
+    await asyncio.gather(*players, return_exceptions=True)
+    await asyncio.gather(*listeners, watcher, return_exceptions=True)
+    for client in clients.values():
+        await client.aclose()
+    return {
+        "tables": len(tables),
+        "actions_per_s": stats.actions / wall,
+        "post_ms": (pct(stats.posts, 0.5), pct(stats.posts, 0.95), pct(stats.posts, 0.99)),
+        "push_ms": (pct(stats.pushes, 0.5), pct(stats.pushes, 0.99)),
+        "lost": stats.lost,
+        "errors": stats.errors + stats.socket_errors,
+        "cpu_ms_per_action": (cpu / stats.actions * 1000) if stats.actions and args.pids else None,
+        "pg_connections_peak": peak[0] if args.database_url else None,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Load harness (see the module docstring).")
+    parser.add_argument("--fixture", required=True)
+    parser.add_argument("--url", action="append", required=True)
+    parser.add_argument("--levels", default="10")
+    parser.add_argument("--interval", type=float, default=5.0)
+    parser.add_argument("--duration", type=float, default=60.0)
+    parser.add_argument("--pids", default="")
+    parser.add_argument("--database-url", default=None)
+    args = parser.parse_args()
+    args.pids = [int(p) for p in args.pids.split(",") if p]
+    with open(args.fixture) as handle:
+        fixture = json.load(handle)
+    print(
+        "tables  actions/s  POST p50/p95/p99 ms     push p50/p99 ms   lost  errors"
+        "  CPU ms/action  PG conns"
+    )
+    for level in [int(x) for x in args.levels.split(",")]:
+        if level > len(fixture):
+            raise SystemExit(f"the fixture has {len(fixture)} tables, fewer than {level}")
+        r = asyncio.run(run_level(fixture[:level], args))
+        cpu = f"{r['cpu_ms_per_action']:.1f}" if r["cpu_ms_per_action"] is not None else "-"
+        conns = r["pg_connections_peak"] if r["pg_connections_peak"] is not None else "-"
+        p50, p95, p99 = r["post_ms"]
+        q50, q99 = r["push_ms"]
+        print(
+            f"{r['tables']:6d}  {r['actions_per_s']:9.1f}  {p50:6.0f} /{p95:6.0f} /{p99:6.0f}"
+            f"   {q50:7.0f} /{q99:6.0f}   {r['lost']:5d}  {r['errors']:6d}  {cpu:>13}  {conns:>8}",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
