@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.test_result_browser import FINISH, planted_table  # noqa: F401
-from tests.browser.test_table_ui_browser import PASSWORD, _pool_table, login, meera  # noqa: F401
+from tests.browser.test_table_ui_browser import PASSWORD, _bot_table, login, meera  # noqa: F401
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 
@@ -49,12 +49,12 @@ def a11y_context(browser, live_server_url):
 
 @pytest.mark.parametrize("width", [1280, 390], ids=["laptop", "phone"])
 def test_the_lobby_and_a_table_mid_deal_have_no_serious_violation(a11y_context, meera, width):  # noqa: F811
-    _pool_table("Practice 101")
+    _bot_table("Practice deals")
     page = a11y_context(width, 844 if width < 800 else 800)
     login(page, "meera", PASSWORD)
     page.wait_for_selector("#lobby-tables")
     _scan(page, "lobby")
-    page.locator("tr.lobby-row", has_text="Practice 101").locator("button").click()
+    page.locator("tr.lobby-row", has_text="Practice deals").locator("button").click()
     page.wait_for_url(re.compile(r"/tables/\d+/$"))
     page.wait_for_selector(".act-pick_closed button", timeout=20_000)
     page.click(".act-pick_closed button")

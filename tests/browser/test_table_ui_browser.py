@@ -38,15 +38,16 @@ def shot_path(name: str, tmp_path: Path) -> Path:
     return path
 
 
-def _pool_table(name: str):
-    """A two-seat Pool 101 practice table: the player and one quick computer player. Drops are
-    allowed, so the player can end the deal."""
+def _bot_table(name: str, variant: str = "deals"):
+    """A two-seat practice table: the player and one quick computer player, long turns. Deals
+    by default: with two players nobody may drop, so the computer player never ends the deal
+    early (the player ends it with a show)."""
     from tables.models import TableTemplate
     from tables.services import table_create
 
     template = TableTemplate(
         name=name,
-        variant="pool101",
+        variant=variant,
         seats_min=2,
         seats_max=2,
         currency="practice",
@@ -135,7 +136,7 @@ def test_a_deal_played_on_a_phone_and_a_laptop_never_scrolls_sideways(
 ):
     from tables.models import Game
 
-    table = _pool_table("Practice 101")
+    table = _bot_table("Practice deals")
     context = browser.new_context(
         base_url=live_server_url, viewport={"width": width, "height": height}
     )
@@ -144,7 +145,7 @@ def test_a_deal_played_on_a_phone_and_a_laptop_never_scrolls_sideways(
     page.on("dialog", lambda dialog: dialog.accept())
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    _open_table(page, "Practice 101")
+    _open_table(page, "Practice deals")
     assert page.evaluate(NO_SIDEWAYS_SCROLL)
     # The seats around the felt: Meera at the bottom, the computer player (marked) at the top.
     assert page.locator(".seat.me.slot-bottom").count() == 1
@@ -190,8 +191,13 @@ def test_a_deal_played_on_a_phone_and_a_laptop_never_scrolls_sideways(
     page.evaluate("() => window.scrollTo(0, 0)")
     page.screenshot(path=str(shot_path(screenshot, tmp_path)), full_page=width < 800)
 
-    # Meera ends the deal with a middle drop: the result sheet, still without sideways scroll.
-    page.click(".act-drop button")
+    # Meera ends the deal with a show: the card just drawn in the finish slot (tapped, then
+    # "Declare with this card"); her random hand is a wrong show and the computer player wins.
+    page.click(".act-pick_closed button")
+    page.wait_for_function("() => document.querySelectorAll('#my-hand .pcard').length === 14")
+    assert page.locator("#finish-slot").is_visible()
+    page.locator("#my-hand .pcard.picked").click()
+    page.click(".act-declare button")
     page.wait_for_selector("#scoreboard")
     assert "wins the deal" in page.locator("#scoreboard").inner_text()
     assert page.evaluate(NO_SIDEWAYS_SCROLL)
@@ -202,8 +208,8 @@ def test_a_deal_played_on_a_phone_and_a_laptop_never_scrolls_sideways(
 def test_a_turn_played_with_the_keyboard_only(page, meera):
     from tables.models import Move
 
-    _pool_table("Practice 101")
-    _open_table(page, "Practice 101")
+    _bot_table("Practice deals")
+    _open_table(page, "Practice deals")
     _my_turn(page)
     assert page.locator("#key-legend").is_visible()
     page.keyboard.press("p")  # pick from the closed deck
@@ -230,8 +236,8 @@ def test_a_turn_played_with_the_keyboard_only(page, meera):
 def test_sort_by_suit_and_best_groups_are_two_buttons_that_save_the_arrangement(page, meera):
     from tables.models import Game
 
-    table = _pool_table("Practice 101")
-    _open_table(page, "Practice 101")
+    table = _bot_table("Practice deals")
+    _open_table(page, "Practice deals")
     before = sorted(_hand_codes(page))
     with page.expect_response(lambda r: "/act" in r.url):
         page.click("#sort-suit")
@@ -252,8 +258,8 @@ def test_sort_by_suit_and_best_groups_are_two_buttons_that_save_the_arrangement(
 
 
 def test_the_sound_switch_is_remembered(page, meera):
-    _pool_table("Practice 101")
-    _open_table(page, "Practice 101")
+    _bot_table("Practice deals")
+    _open_table(page, "Practice deals")
     switch = page.locator("#sound-toggle")
     assert switch.get_attribute("aria-pressed") == "true"
     switch.click()
@@ -298,8 +304,8 @@ def test_lobby_wallet_support_and_admin_at_360_px(browser, live_server_url, tmp_
         username="staff", password=PASSWORD, email="staff@example.com"
     )
     wallet_deposit(user=staff, currency="practice", amount=1000, idempotency_key="t:fund:staff")
-    _pool_table("Practice 101")
-    _pool_table("Evening practice")
+    _bot_table("Practice deals")
+    _bot_table("Evening practice")
     context = browser.new_context(base_url=live_server_url, viewport={"width": 360, "height": 780})
     context.set_default_timeout(10_000)
     page = context.new_page()
