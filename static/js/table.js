@@ -228,7 +228,10 @@
     group.closest("#my-hand").classList.remove("sort-pending");  // shown once in the player's order
     // The button offers the other order.
     button.dataset.sort = order === "rank" ? "suit" : "rank";
-    button.textContent = order === "rank" ? "Sort by suit" : "Sort by rank";
+    // The words come from the page, in the player's language (data-label-suit / -rank).
+    button.textContent = order === "rank"
+      ? (button.dataset.labelSuit || "Sort by suit")
+      : (button.dataset.labelRank || "Sort by rank");
   }
   document.addEventListener("click", function (evt) {
     const button = evt.target.closest ? evt.target.closest("#sort-hand") : null;
@@ -302,8 +305,12 @@
     if (!button) return;
     const on = soundOn();
     button.setAttribute("aria-pressed", on ? "true" : "false");
-    button.textContent = on ? "Sound on" : "Sound off";
-    button.title = on ? "Sounds on: your turn, 10 seconds left, a card discarded to you (M)" : "Sounds off (M)";
+    // The words come from the page, in the player's language (data-label-on, data-title-off...).
+    const d = button.dataset;
+    button.textContent = on ? (d.labelOn || "Sound on") : (d.labelOff || "Sound off");
+    button.title = on
+      ? (d.titleOn || "Sounds on: your turn, 10 seconds left, a card discarded to you (M)")
+      : (d.titleOff || "Sounds off (M)");
   }
   function toggleSound() {
     try { window.localStorage.setItem(soundKey(), soundOn() ? "off" : "on"); } catch (e) { /* private mode */ }
@@ -328,7 +335,8 @@
       if (myTurn && line.dataset.kind === "discard") sound("discard");
     }
     if (myTurn && wasMyTurn === false) {
-      words.push("Your turn.");
+      const announcer = document.getElementById("table-announcer");
+      words.push((announcer && announcer.dataset.yourTurn) || "Your turn.");
       setTimeout(function () { sound("turn"); }, 250);
     }
     seenMove = version || seenMove || "";
@@ -347,8 +355,8 @@
     if (!box) return;
     const sel = Array.from(document.querySelectorAll("#my-hand .pcard.selected"));
     box.textContent = sel.length === 0 ? "" : sel.length === 1
-      ? "Selected: " + sel[0].getAttribute("title")
-      : sel.length + " cards selected";
+      ? (box.dataset.one || "Selected:") + " " + sel[0].getAttribute("title")
+      : sel.length + " " + (box.dataset.many || "cards selected");
   }
   function toggleCard(card) {
     setSelected(card, !card.classList.contains("selected"));

@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
+
 from tables.rules.cards import parse_card
 
 __all__ = [
@@ -26,8 +28,19 @@ __all__ = [
 ]
 
 _SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-_SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-_RANK_NAMES = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
+_SUIT_NAMES = {
+    "S": gettext_lazy("spades"),
+    "H": gettext_lazy("hearts"),
+    "D": gettext_lazy("diamonds"),
+    "C": gettext_lazy("clubs"),
+}
+# One phrase per rank (Hindi needs the rank's gender: "पान की बेगम", "पान का बादशाह").
+_RANK_PHRASES = {
+    "A": gettext_lazy("Ace of %(suit)s"),
+    "J": gettext_lazy("Jack of %(suit)s"),
+    "Q": gettext_lazy("Queen of %(suit)s"),
+    "K": gettext_lazy("King of %(suit)s"),
+}
 _RED = {"H", "D"}
 
 
@@ -44,15 +57,16 @@ class CardFace:
 
     @property
     def label(self) -> str:
-        return "Joker" if self.joker else f"{self.rank}{self.symbol}"
+        return gettext("Joker") if self.joker else f"{self.rank}{self.symbol}"
 
     @property
     def name(self) -> str:
         """The card in words, as a screen reader says it: ``Queen of hearts``, ``10 of
         spades``, ``Joker``."""
         if self.joker:
-            return "Joker"
-        return f"{_RANK_NAMES.get(self.rank, self.rank)} of {_SUIT_NAMES[self.suit]}"
+            return gettext("Joker")
+        phrase = _RANK_PHRASES.get(self.rank) or gettext_lazy("%(rank)s of %(suit)s")
+        return str(phrase) % {"rank": self.rank, "suit": _SUIT_NAMES[self.suit]}
 
     @property
     def words(self) -> str:
@@ -60,9 +74,9 @@ class CardFace:
         ``10 of spades, just drawn`` (the page's ``aria-label``)."""
         marks = [self.name]
         if self.wild:
-            marks.append("wild")
+            marks.append(gettext("wild"))
         if self.picked:
-            marks.append("just drawn")
+            marks.append(gettext("just drawn"))
         return ", ".join(marks)
 
 
@@ -113,18 +127,19 @@ def groups_faces(groups: Any, cut_joker: str | None) -> list[list[CardFace]]:
     return [faces(list(group), cut_joker) for group in groups or []]
 
 
+# "variant": "Points" the game is not "Points" the column of a result sheet.
 _VARIANT_LABELS = {
-    "pool101": "Pool 101",
-    "pool201": "Pool 201",
-    "deals": "Deals",
-    "points": "Points",
-    "classic": "Classic 10-card",
+    "pool101": pgettext_lazy("variant", "Pool 101"),
+    "pool201": pgettext_lazy("variant", "Pool 201"),
+    "deals": pgettext_lazy("variant", "Deals"),
+    "points": pgettext_lazy("variant", "Points"),
+    "classic": pgettext_lazy("variant", "Classic 10-card"),
 }
 MINUS = "\N{MINUS SIGN}"
 
 
 def variant_label(variant: str) -> str:
-    return _VARIANT_LABELS.get(variant, variant)
+    return str(_VARIANT_LABELS.get(variant, variant))
 
 
 def signed_money(amount: int, currency: str) -> str:

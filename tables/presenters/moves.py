@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext, gettext_lazy
+
 from .cards import CardFace, card_face, cards_words
 
 __all__ = ["MoveLine", "move_lines", "recent_discards"]
@@ -20,12 +22,12 @@ HISTORY_SIZE = 8
 """How many discards the open deck's history shows."""
 
 _DROP_WORDS = {
-    "drop": "dropped",
-    "middle_drop": "dropped",
-    "missed_turns": "was dropped after missing turns",
-    "auto_drop": "dropped (auto drop)",
-    "leave": "left the deal",
-    "disconnect": "was dropped (offline)",
+    "drop": gettext_lazy("%(who)s dropped: %(score)s"),
+    "middle_drop": gettext_lazy("%(who)s dropped: %(score)s"),
+    "missed_turns": gettext_lazy("%(who)s was dropped after missing turns: %(score)s"),
+    "auto_drop": gettext_lazy("%(who)s dropped (auto drop): %(score)s"),
+    "leave": gettext_lazy("%(who)s left the deal: %(score)s"),
+    "disconnect": gettext_lazy("%(who)s was dropped (offline): %(score)s"),
 }
 
 
@@ -49,61 +51,85 @@ def _line(
     kind = event.get("type")
     seat = event.get("seat")
     who = name(seat) if isinstance(seat, int) else ""
+
+    def late(text: str) -> str:
+        return gettext("%(line)s (time ran out)") % {"line": text} if event.get("auto") else text
+
     if kind == "card_picked":
-        late = " (time ran out)" if event.get("auto") else ""
         if event.get("source") == "open":
             card = card_face(event.get("card"), cut)
-            label = card.label if card is not None else "a card"
-            return MoveLine(
-                version, seat, "pick_open", f"{who} took {label} from the open deck{late}", card
-            )
+            label = card.label if card is not None else gettext("a card")
+            text = gettext("%(who)s took %(card)s from the open deck") % {
+                "who": who,
+                "card": label,
+            }
+            return MoveLine(version, seat, "pick_open", late(text), card)
         # The closed deck's card is the picker's secret: never named.
-        return MoveLine(version, seat, "pick_closed", f"{who} picked from the closed deck{late}")
+        text = gettext("%(who)s picked from the closed deck") % {"who": who}
+        return MoveLine(version, seat, "pick_closed", late(text))
     if kind == "card_discarded":
         card = card_face(event.get("card"), cut)
-        label = card.label if card is not None else "a card"
-        late = " (time ran out)" if event.get("auto") else ""
-        return MoveLine(version, seat, "discard", f"{who} discarded {label}{late}", card)
+        label = card.label if card is not None else gettext("a card")
+        text = gettext("%(who)s discarded %(card)s") % {"who": who, "card": label}
+        return MoveLine(version, seat, "discard", late(text), card)
     if kind == "dropped":
-        words = _DROP_WORDS.get(str(event.get("reason")), "dropped")
-        return MoveLine(version, seat, "drop", f"{who} {words}: {event.get('score')}")
+        words = _DROP_WORDS.get(str(event.get("reason")), _DROP_WORDS["drop"])
+        return MoveLine(
+            version, seat, "drop", str(words) % {"who": who, "score": event.get("score")}
+        )
     if kind == "declared":
         if event.get("valid"):
-            return MoveLine(version, seat, "declare", f"{who} declared a valid show")
-        return MoveLine(version, seat, "declare", f"{who} made a wrong show")
+            text = gettext("%(who)s declared a valid show") % {"who": who}
+        else:
+            text = gettext("%(who)s made a wrong show") % {"who": who}
+        return MoveLine(version, seat, "declare", text)
     if kind == "meld_submitted":
-        return MoveLine(version, seat, "meld", f"{who} submitted their groups")
+        text = gettext("%(who)s submitted their groups") % {"who": who}
+        return MoveLine(version, seat, "meld", text)
     if kind == "turn_missed":
-        return MoveLine(version, seat, "missed", f"{who} missed a turn")
+        return MoveLine(version, seat, "missed", gettext("%(who)s missed a turn") % {"who": who})
     if kind == "extra_time_started":
-        return MoveLine(version, seat, "extra_time", f"{who} is on extra time")
+        text = gettext("%(who)s is on extra time") % {"who": who}
+        return MoveLine(version, seat, "extra_time", text)
     if kind == "deck_reshuffled":
-        return MoveLine(
-            version, None, "reshuffle", "The open deck was shuffled into the closed deck"
-        )
+        text = gettext("The open deck was shuffled into the closed deck")
+        return MoveLine(version, None, "reshuffle", text)
     if kind == "deal_started":
-        return MoveLine(version, None, "deal", f"Cards dealt: {name(event['starter'])} starts")
+        text = gettext("Cards dealt: %(name)s starts") % {"name": name(event["starter"])}
+        return MoveLine(version, None, "deal", text)
     if kind == "eliminated":
-        return MoveLine(version, seat, "eliminated", f"{who} is out at {event.get('total')}")
+        text = gettext("%(who)s is out at %(total)s") % {"who": who, "total": event.get("total")}
+        return MoveLine(version, seat, "eliminated", text)
     if kind == "rejoined":
-        return MoveLine(version, seat, "rejoined", f"{who} rejoined at {event.get('total')}")
+        text = gettext("%(who)s rejoined at %(total)s") % {
+            "who": who,
+            "total": event.get("total"),
+        }
+        return MoveLine(version, seat, "rejoined", text)
     if kind == "player_left":
-        return MoveLine(version, seat, "left", f"{who} left the table")
+        return MoveLine(version, seat, "left", gettext("%(who)s left the table") % {"who": who})
     if kind == "melds_laid_down":
         cards = [c for meld in event.get("melds") or [] for c in (meld.get("cards") or [])]
-        return MoveLine(version, seat, "lay_down", f"{who} laid down {cards_words(cards)}")
+        text = gettext("%(who)s laid down %(cards)s") % {"who": who, "cards": cards_words(cards)}
+        return MoveLine(version, seat, "lay_down", text)
     if kind == "cards_laid_off":
-        return MoveLine(
-            version, seat, "lay_off", f"{who} laid off {cards_words(event.get('cards') or [])}"
-        )
+        text = gettext("%(who)s laid off %(cards)s") % {
+            "who": who,
+            "cards": cards_words(event.get("cards") or []),
+        }
+        return MoveLine(version, seat, "lay_off", text)
     if kind == "went_out":
-        rummy = " going rummy" if event.get("rummy") else ""
-        return MoveLine(version, seat, "out", f"{who} went out{rummy}")
+        if event.get("rummy"):
+            text = gettext("%(who)s went out going rummy") % {"who": who}
+        else:
+            text = gettext("%(who)s went out") % {"who": who}
+        return MoveLine(version, seat, "out", text)
     return None
 
 
 def _said_to_you(line: MoveLine | None) -> MoveLine | None:
-    """A line about the viewer, said to them: "You are on extra time"."""
+    """A line about the viewer, said to them: "You are on extra time". English only: the
+    Hindi lines use the respectful plural, which reads right with "आप" as with a name."""
     if line is None or not line.text.startswith("You "):
         return line
     text = " ".join(

@@ -7,13 +7,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext, gettext_lazy
+
 from .cards import card_face, cards_words, faces, money, player_words, signed_money, sort_codes
 
 __all__ = [
     "KIND_LABELS",
     "ResultSheet",
+    "classic_meld_label",
     "drop_info",
     "meld_settings_of",
+    "names_and",
     "present_result",
     "rule",
     "running_totals",
@@ -22,15 +26,29 @@ __all__ = [
     "wrong_show_reason",
 ]
 
-KIND_LABELS = {
-    "pure_sequence": "pure sequence",
-    "impure_sequence": "sequence",
-    "set": "set",
+KIND_LABELS: dict[str, Any] = {
+    "pure_sequence": gettext_lazy("pure sequence"),
+    "impure_sequence": gettext_lazy("sequence"),
+    "set": gettext_lazy("set"),
     "invalid": "",
 }
 """A group's kind in the hand being played (nothing under a group that is not a meld yet)."""
-_SHEET_KIND_LABELS = {**KIND_LABELS, "invalid": "invalid"}
-_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+_SHEET_KIND_LABELS = {**KIND_LABELS, "invalid": gettext_lazy("invalid")}
+_ORDINALS = {1: gettext_lazy("1st"), 2: gettext_lazy("2nd"), 3: gettext_lazy("3rd")}
+_CLASSIC_MELD_LABELS = {"set": gettext_lazy("set"), "run": gettext_lazy("run")}
+
+
+def classic_meld_label(kind: Any) -> str:
+    """A classic meld's kind (``set``, ``run``) in the viewer's language."""
+    return str(_CLASSIC_MELD_LABELS.get(str(kind or ""), kind or ""))
+
+
+def names_and(names: list[str]) -> str:
+    """``Asha``, ``Asha and Bilal``, ``Asha and Bilal and Chen`` in the viewer's language."""
+    text = names[0] if names else ""
+    for name in names[1:]:
+        text = gettext("%(first)s and %(second)s") % {"first": text, "second": name}
+    return text
 
 
 def wrong_show_reason(groups: Any, cut_joker: str, meld_settings: Any = None) -> str:
@@ -46,17 +64,21 @@ def wrong_show_reason(groups: Any, cut_joker: str, meld_settings: Any = None) ->
     kinds = [classify_group(g, cut_joker, settings=meld_settings) for g in declared]
     held = sum(len(g) for g in declared)
     if held != DECLARATION_SIZE:
-        return (
-            f"Wrong card count: a show groups {DECLARATION_SIZE} cards besides the finish card; "
-            f"these groups hold {held}."
-        )
+        return gettext(
+            "Wrong card count: a show groups %(size)s cards besides the finish card; these "
+            "groups hold %(held)s."
+        ) % {"size": DECLARATION_SIZE, "held": held}
     if not any(kind.value == "pure_sequence" for kind in kinds):
-        return "No pure sequence: a show needs at least one sequence with no joker standing in."
+        return gettext(
+            "No pure sequence: a show needs at least one sequence with no joker standing in."
+        )
     if sum(1 for kind in kinds if kind.is_sequence) < 2:
-        return "Only one sequence: a show needs two sequences, at least one of them pure."
+        return gettext("Only one sequence: a show needs two sequences, at least one of them pure.")
     for group, kind in zip(declared, kinds, strict=True):
         if not kind.is_meld:
-            return f"{cards_words(group)} is not a valid set or sequence."
+            return gettext("%(cards)s is not a valid set or sequence.") % {
+                "cards": cards_words(group)
+            }
     return player_words(verdict.reason)
 
 
@@ -121,35 +143,52 @@ def drop_info(
 
     def cost(first: bool) -> dict[str, Any]:
         points = first_drop if first else middle_drop
-        kind = "Drop now" if first else "Middle drop"
+        kind = gettext("Drop now") if first else gettext("Middle drop")
         after = ""
         if variant in ("pool101", "pool201"):
             limit = rule(rules, "pool_limit", 101)
             total = int(me.get("total") or 0) + points
             after = (
-                f" Your total becomes {total}: at {limit} you are out of the game."
+                gettext("Your total becomes %(total)s: at %(limit)s you are out of the game.")
                 if total >= limit
-                else f" Your total becomes {total} of {limit}."
-            )
+                else gettext("Your total becomes %(total)s of %(limit)s.")
+            ) % {"total": total, "limit": limit}
         elif variant == "points":
             pv = rule(rules, "point_value")
-            after = f" You pay {money(points * pv, currency)} ({money(pv, currency)} a point)."
+            after = gettext("You pay %(amount)s (%(value)s a point).") % {
+                "amount": money(points * pv, currency),
+                "value": money(pv, currency),
+            }
         elif variant == "deals":
-            after = f" The deal's winner takes {points} chips from you."
+            after = gettext("The deal's winner takes %(points)s chips from you.") % {
+                "points": points
+            }
+        text = gettext("%(kind)s: %(points)s points.") % {"kind": kind, "points": points}
+        confirm = [text, after, gettext("You sit out the rest of this deal. Drop?")]
         return {
             "points": points,
             "kind": kind,
-            "text": f"{kind}: {points} points.",
-            "confirm": f"{kind}: {points} points.{after} You sit out the rest of this deal. Drop?",
+            "text": text,
+            "confirm": " ".join(part for part in confirm if part),
         }
 
     now = cost(first_turn)
     auto = cost(first_turn and not on_turn_picked)
     return {
         **now,
-        "label": f"Drop ({now['points']} points)",
-        "auto_label": f"Auto drop ({auto['points']} points)",
+        "label": gettext("Drop (%(points)s points)") % {"points": now["points"]},
+        "auto_label": gettext("Auto drop (%(points)s points)") % {"points": auto["points"]},
     }
+
+
+_OUTCOME_WORDS = {
+    "counted": gettext_lazy("counted"),
+    "deal_show": gettext_lazy("deal show: had no turn yet"),
+    "wrong_show": gettext_lazy("wrong show"),
+    "timed_out": gettext_lazy("out after missed turns"),
+    "left": gettext_lazy("left the table"),
+    "exhausted": gettext_lazy("no winner"),
+}
 
 
 class ResultSheet:
@@ -185,29 +224,35 @@ class ResultSheet:
             else self._row(r, last, last.get("cut_joker") or cut)
             for r in last.get("results", [])
         ]
-        word = "Hand" if classic else "Deal"
-        title = f"{word} {last.get('number')} result"
+        number = {"number": last.get("number")}
+        title = (
+            gettext("Hand %(number)s result") if classic else gettext("Deal %(number)s result")
+        ) % number
         if last.get("tiebreak"):
-            title = f"Tie-breaker deal {last.get('number')} result"
+            title = gettext("Tie-breaker deal %(number)s result") % number
         sheet: dict[str, Any] = {
             "number": last.get("number"),
             "title": title,
             "headline": self._headline(last),
             "rows": rows,
-            "total_label": {"deals": "Chips", "classic": "Penalty total"}.get(
-                self.variant, "Total"
+            "total_label": {"deals": gettext("Chips"), "classic": gettext("Penalty total")}.get(
+                self.variant, gettext("Total")
             ),
             "show_money": self.money_by_seat is not None,
-            "money_label": "Won / lost this deal" if self.variant == "points" else "Won / lost",
+            "money_label": (
+                gettext("Won / lost this deal")
+                if self.variant == "points"
+                else gettext("Won / lost")
+            ),
         }
         if classic:
             bonus = rule(self.rules, "rummy_bonus", 25)
             if last.get("reason") == "rummy":
-                sheet["rummy_note"] = f"going rummy +{bonus}"
+                sheet["rummy_note"] = gettext("going rummy +%(bonus)s") % {"bonus": bonus}
             sheet["melds"] = [
                 {
                     "cards": faces(m["cards"]),
-                    "kind": m.get("kind", ""),
+                    "kind": classic_meld_label(m.get("kind", "")),
                     "owner": self.name_of(m["owner"]),
                 }
                 for m in last.get("melds", [])
@@ -219,31 +264,31 @@ class ResultSheet:
         reason = last.get("reason")
         if winner is None:
             if reason != "exhausted":
-                return "No winner: no player is left in it."
-            pile = "stock" if self.variant == "classic" else "closed deck"
-            return f"No winner: the {pile} ran out; nobody adds points."
-        name = self.name_of(winner)
+                return gettext("No winner: no player is left in it.")
+            if self.variant == "classic":
+                return gettext("No winner: the stock ran out; nobody adds points.")
+            return gettext("No winner: the closed deck ran out; nobody adds points.")
+        name = {"name": self.name_of(winner)}
         if self.variant == "classic":
             if reason == "rummy":
                 bonus = rule(self.rules, "rummy_bonus", 25)
-                return (
-                    f"{name} went out going rummy (in one turn, without having melded before): "
-                    f"every other player adds {bonus}."
-                )
+                return gettext(
+                    "%(name)s went out going rummy (in one turn, without having melded "
+                    "before): every other player adds %(bonus)s."
+                ) % {**name, "bonus": bonus}
             if reason == "last_player":
-                return f"{name} wins the hand: every other player is out of it."
-            return f"{name} went out and wins the hand."
+                return gettext("%(name)s wins the hand: every other player is out of it.") % name
+            return gettext("%(name)s went out and wins the hand.") % name
         if reason == "show":
-            return f"{name} made a valid show and wins the deal."
+            return gettext("%(name)s made a valid show and wins the deal.") % name
         wrong = [
             self.name_of(r["seat"]) for r in last.get("results", []) if r["outcome"] == "wrong_show"
         ]
         if wrong:
-            return (
-                f"{' and '.join(wrong)} made a wrong show: {name}, the last player in, "
-                "wins the deal."
-            )
-        return f"{name} wins the deal: every other player is out of it."
+            return gettext(
+                "%(wrong)s made a wrong show: %(name)s, the last player in, wins the deal."
+            ) % {**name, "wrong": names_and(wrong)}
+        return gettext("%(name)s wins the deal: every other player is out of it.") % name
 
     def _money(self, seat: int) -> dict[str, Any]:
         if self.money_by_seat is None or seat not in self.money_by_seat:
@@ -258,22 +303,17 @@ class ResultSheet:
         outcome = str(r.get("outcome", ""))
         points = int(r.get("points") or 0)
         if outcome == "won":
-            return "valid show" if last.get("reason") == "show" else "last player in"
+            if last.get("reason") == "show":
+                return gettext("valid show")
+            return gettext("last player in")
         if outcome == "dropped":
             first, middle = rule(self.rules, "first_drop"), rule(self.rules, "middle_drop")
             if points == first and first != middle:
-                return "first drop"
+                return gettext("first drop")
             if points == middle:
-                return "middle drop"
-            return "dropped"
-        return {
-            "counted": "counted",
-            "deal_show": "deal show: had no turn yet",
-            "wrong_show": "wrong show",
-            "timed_out": "out after missed turns",
-            "left": "left the table",
-            "exhausted": "no winner",
-        }.get(outcome, outcome.replace("_", " "))
+                return gettext("middle drop")
+            return gettext("dropped")
+        return str(_OUTCOME_WORDS.get(outcome, outcome.replace("_", " ")))
 
     def _row(self, r: dict[str, Any], last: dict[str, Any], cut: str | None) -> dict[str, Any]:
         from tables.rules.melds import classify_group
@@ -296,7 +336,7 @@ class ResultSheet:
                 {
                     "cards": faces(group, cut),
                     "kind": kind,
-                    "kind_label": _SHEET_KIND_LABELS.get(kind, kind.replace("_", " ")),
+                    "kind_label": str(_SHEET_KIND_LABELS.get(kind, kind.replace("_", " "))),
                 }
             )
         return {
@@ -323,13 +363,16 @@ class ResultSheet:
         cards = r.get("cards") or []
         note = ""
         if rummy and not winner and last.get("winner") is not None:
-            note = f"{points - bonus} in hand + {bonus} going rummy"
+            note = gettext("%(hand)s in hand + %(bonus)s going rummy") % {
+                "hand": points - bonus,
+                "bonus": bonus,
+            }
         if winner:
-            outcome = "went out going rummy" if rummy else "went out"
+            outcome = gettext("went out going rummy") if rummy else gettext("went out")
             if last.get("reason") == "last_player":
-                outcome = "last player in"
+                outcome = gettext("last player in")
         else:
-            outcome = "cards left in hand" if cards else "no cards left"
+            outcome = gettext("cards left in hand") if cards else gettext("no cards left")
         return {
             "seat": seat,
             "name": self.name_of(seat),
@@ -376,12 +419,12 @@ def present_result(
         pv = rule(rules, "point_value")
         winners = list(result.get("winners") or [])
         if reason == "no_deal":
-            headline = "The game ended before its deal: every buy-in is returned."
+            headline = gettext("The game ended before its deal: every buy-in is returned.")
         elif winners:
-            headline = (
-                f"{', '.join(name_of(w) for w in winners)} won the deal. Each loser pays "
-                f"{money(pv, currency)} a point; the platform fee comes out of the winner's gain."
-            )
+            headline = gettext(
+                "%(names)s won the deal. Each loser pays %(value)s a point; the platform fee "
+                "comes out of the winner's gain."
+            ) % {"names": ", ".join(name_of(w) for w in winners), "value": money(pv, currency)}
         for w in winners:
             if money_by_seat and w in money_by_seat:
                 prizes.append(
@@ -389,16 +432,16 @@ def present_result(
                         "name": name_of(w),
                         "verb": "wins",
                         "display": money(money_by_seat[w]["net"], currency),
-                        "note": "after the platform fee",
+                        "note": gettext("after the platform fee"),
                     }
                 )
     elif variant == "classic":
         placed = [p for p in view.get("players", []) if p.get("status") != "left"]
         place = {p["seat"]: 1 + sum(1 for q in placed if q["total"] < p["total"]) for p in placed}
-        headline = (
-            f"Ring game over: the prize pool of {money(prize_net, currency)} is paid by places "
-            "(lowest penalty total first)."
-        )
+        headline = gettext(
+            "Ring game over: the prize pool of %(amount)s is paid by places (lowest penalty "
+            "total first)."
+        ) % {"amount": money(prize_net, currency)}
         for seat in sorted(payouts, key=lambda s: (place.get(s, 99), s)):
             amount = payouts[seat]
             if amount <= 0:
@@ -407,24 +450,35 @@ def present_result(
             net = money_by_seat[seat]["net"] if money_by_seat and seat in money_by_seat else None
             prizes.append(
                 {
-                    "place": _ORDINALS.get(n, f"{n}th"),
+                    "place": str(_ORDINALS.get(n) or gettext("%(n)sth") % {"n": n}),
                     "name": name_of(seat),
                     # A runner-up's share may be less than the entry: "gets", and the net says
                     # whether the game won or lost the player money.
-                    "verb": "wins" if n == 1 else "gets",
+                    "verb": "wins" if n == 1 else "gets",  # a key: the template words it
                     "display": money(amount, currency),
-                    "note": f"{signed_money(net, currency)} overall" if net is not None else "",
+                    "note": (
+                        gettext("%(amount)s overall") % {"amount": signed_money(net, currency)}
+                        if net is not None
+                        else ""
+                    ),
                 }
             )
     else:
         total = money(prize_net, currency)
         if reason == "manual_split":
-            headline = f"The prize of {total} was split by agreement."
+            headline = gettext("The prize of %(amount)s was split by agreement.") % {
+                "amount": total
+            }
         elif reason == "auto_split":
-            headline = f"The prize of {total} was split equally."
+            headline = gettext("The prize of %(amount)s was split equally.") % {"amount": total}
         else:
             winners = [name_of(s) for s, a in payouts.items() if a > 0]
-            headline = f"{' and '.join(winners)} wins the prize of {total}." if winners else ""
+            headline = (
+                gettext("%(names)s wins the prize of %(amount)s.")
+                % {"names": names_and(winners), "amount": total}
+                if winners
+                else ""
+            )
         split = reason in ("manual_split", "auto_split")
         for seat, amount in sorted(payouts.items(), key=lambda x: -x[1]):
             if amount > 0:
@@ -433,7 +487,9 @@ def present_result(
                         "name": name_of(seat),
                         "verb": "wins",
                         "display": money(amount, currency),
-                        "note": "share of the split prize" if split else "the prize",
+                        "note": (
+                            gettext("share of the split prize") if split else gettext("the prize")
+                        ),
                     }
                 )
     rows = []
@@ -463,7 +519,7 @@ def present_result(
         "payouts": prizes,  # the old name
         "rows": rows,
         "show_points": variant == "points",
-        "paid_label": "Buy-in held" if variant == "points" else "Paid in",
-        "received_label": "Returned" if variant == "points" else "Paid out",
+        "paid_label": gettext("Buy-in held") if variant == "points" else gettext("Paid in"),
+        "received_label": gettext("Returned") if variant == "points" else gettext("Paid out"),
         "fee_display": money(fee, currency) if fee is not None else "",
     }

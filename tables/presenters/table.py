@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from .cards import (
     card_face,
@@ -21,8 +22,10 @@ from .moves import move_lines, recent_discards
 from .results import (
     KIND_LABELS,
     ResultSheet,
+    classic_meld_label,
     drop_info,
     meld_settings_of,
+    names_and,
     present_result,
     rule,
     running_totals,
@@ -46,12 +49,19 @@ _SLOTS = {
 
 
 _DEAL_STATUS_WORDS = {
-    "declared": "declared",
-    "dropped": "dropped",
-    "wrong_show": "wrong show",
-    "timed_out": "timed out",
-    "left": "left",
-    "out": "out",
+    "declared": gettext_lazy("declared"),
+    "dropped": gettext_lazy("dropped"),
+    "wrong_show": gettext_lazy("wrong show"),
+    "timed_out": gettext_lazy("timed out"),
+    "left": gettext_lazy("left"),
+    "out": gettext_lazy("out"),
+}
+# A player's place in the game, when not simply in it.
+_STATUS_WORDS = {
+    "out": gettext_lazy("out"),
+    "left": gettext_lazy("left"),
+    "eliminated": gettext_lazy("eliminated"),
+    "waiting": gettext_lazy("waiting"),
 }
 
 
@@ -67,13 +77,13 @@ def seat_slots(seats: list[int], my_seat: int | None) -> dict[int, str]:
 
 
 _DEADLINE_LABELS = {
-    "start": "starts in",
-    "fill": "computer players in",
-    "turn": "turn",
-    "meld": "meld window",
-    "break": "next deal in",
-    "rejoin": "rejoin window",
-    "split": "split offer",
+    "start": gettext_lazy("starts in"),
+    "fill": gettext_lazy("computer players in"),
+    "turn": gettext_lazy("turn"),
+    "meld": gettext_lazy("meld window"),
+    "break": gettext_lazy("next deal in"),
+    "rejoin": gettext_lazy("rejoin window"),
+    "split": gettext_lazy("split offer"),
 }
 
 
@@ -99,7 +109,9 @@ def present_table(*, data: dict[str, Any], user: Any, now: float) -> dict[str, A
         "variant": variant,
         "variant_label": variant_label(variant),
         "stake_display": (
-            f"{money(stake, currency)} buy-in" if variant == "points" else money(stake, currency)
+            gettext("%(amount)s buy-in") % {"amount": money(stake, currency)}
+            if variant == "points"
+            else money(stake, currency)
         ),
         "version": data["version"],
         "commitment": data.get("commitment"),
@@ -115,10 +127,12 @@ def present_table(*, data: dict[str, Any], user: Any, now: float) -> dict[str, A
         "allowed": set(data["allowed"]),
         "joinable": data["can_join"],
         "leave_confirm": (
-            "Leaving takes you out of this hand and the rest of the ring game: the cards you "
-            "hold count against you and nothing is refunded. Leave?"
+            gettext(
+                "Leaving takes you out of this hand and the rest of the ring game: the cards "
+                "you hold count against you and nothing is refunded. Leave?"
+            )
             if classic
-            else "Leaving counts as a drop in this deal and refunds nothing. Leave?"
+            else gettext("Leaving counts as a drop in this deal and refunds nothing. Leave?")
         ),
     }
     t["seats"] = [
@@ -140,19 +154,19 @@ def present_table(*, data: dict[str, Any], user: Any, now: float) -> dict[str, A
         t["deadline"] = view["deadline"]
         t["deadline_kind"] = view.get("deadline_kind") or ""
         t["seconds_left"] = format_seconds_left(t["deadline"], now)
-    t["deadline_label"] = _DEADLINE_LABELS.get(t.get("deadline_kind") or "", "")
+    t["deadline_label"] = str(_DEADLINE_LABELS.get(t.get("deadline_kind") or "", ""))
     if classic and t.get("deadline_kind") == "break":
-        t["deadline_label"] = "next hand in"
+        t["deadline_label"] = gettext("next hand in")
     t["grace_s"] = f"{float(settings.DEADLINE_GRACE_S):g}"
     if view is not None and (view.get("deal") or {}).get("in_extra_time"):
-        t["deadline_label"] = "extra time"
+        t["deadline_label"] = gettext("extra time")
     if view is None:
         return t
     t["deals_count"] = view.get("hands_count") if classic else view.get("deals_count")
 
     def name_of(seat: int) -> str:
         s = names.get(seat)
-        return str(s["name"]) if s is not None else f"Seat {seat}"
+        return str(s["name"]) if s is not None else gettext("Seat %(seat)s") % {"seat": seat}
 
     prize = view.get("prize") or {}
     if prize.get("net"):
@@ -167,7 +181,7 @@ def present_table(*, data: dict[str, Any], user: Any, now: float) -> dict[str, A
     # What just happened: the public lines of the newest moves (a push: its own change's).
     lines = move_lines(
         data.get("moves") or [],
-        lambda seat: "You" if seat == my_seat else name_of(seat),
+        lambda seat: gettext("You") if seat == my_seat else name_of(seat),
         cut,
     )
     last = lines[-1] if lines else None
@@ -190,7 +204,8 @@ def present_table(*, data: dict[str, Any], user: Any, now: float) -> dict[str, A
             "slot": slots.get(p["seat"], "bottom"),
             "just_moved": bool(t["last_move_fresh"] and last and last.seat == p["seat"]),
             "extra_s": round(float(p.get("extra_time") or 0)),
-            "deal_status_label": _DEAL_STATUS_WORDS.get(str(p.get("deal_status") or ""), ""),
+            "deal_status_label": str(_DEAL_STATUS_WORDS.get(str(p.get("deal_status") or ""), "")),
+            "status_label": str(_STATUS_WORDS.get(str(p.get("status")), p.get("status") or "")),
         }
         for p in view.get("players", [])
     ]
@@ -215,7 +230,12 @@ def present_table(*, data: dict[str, Any], user: Any, now: float) -> dict[str, A
             ],
         }
         t["melds"] = [
-            {**m, "cards": faces(m["cards"]), "owner_name": name_of(m["owner"])}
+            {
+                **m,
+                "cards": faces(m["cards"]),
+                "owner_name": name_of(m["owner"]),
+                "kind_label": classic_meld_label(m.get("kind")),
+            }
             for m in (deal or {}).get("melds", [])
         ]
     elif hand and cut:
@@ -232,25 +252,29 @@ def present_table(*, data: dict[str, Any], user: Any, now: float) -> dict[str, A
                 {
                     "cards": cards,
                     "kind": kind,
-                    "kind_label": KIND_LABELS.get(kind, kind.replace("_", " ")),
+                    "kind_label": str(KIND_LABELS.get(kind, kind.replace("_", " "))),
                     "valid": kind != "invalid",
                 }
             )
         t["hand"] = {**hand, "groups": groups}
         if hand.get("status") == "wrong_show" and in_play:
             declared, _finish = split_finish(hand.get("groups") or [], 14)
-            t["notice"] = (
-                f"Your show was wrong: {wrong_show_reason(declared, cut, meld)} You score "
-                f"{rule(rules, 'wrong_show', 80)} points for this deal and sit it out."
-            )
+            t["notice"] = gettext(
+                "Your show was wrong: %(reason)s You score %(points)s points for this deal and "
+                "sit it out."
+            ) % {
+                "reason": wrong_show_reason(declared, cut, meld),
+                "points": rule(rules, "wrong_show", 80),
+            }
     if deal and not classic:
         t["drop"] = drop_info(view, rules, my_seat, variant, currency)
         wrong = [p["name"] for p in t["players"] if p.get("deal_status") == "wrong_show"]
         if wrong and in_play and "notice" not in t:
-            t["notice"] = (
-                f"{' and '.join(wrong)} made a wrong show and "
-                f"score{'s' if len(wrong) == 1 else ''} {rule(rules, 'wrong_show', 80)} points."
-            )
+            t["notice"] = ngettext(
+                "%(names)s made a wrong show and scores %(points)s points.",
+                "%(names)s made a wrong show and score %(points)s points.",
+                len(wrong),
+            ) % {"names": names_and(wrong), "points": rule(rules, "wrong_show", 80)}
     show = deal.get("show") if deal else None
     if show:
         t["show"] = {"name": name_of(show["seat"]), "groups": groups_faces(show["groups"], cut)}
@@ -259,7 +283,7 @@ def present_table(*, data: dict[str, Any], user: Any, now: float) -> dict[str, A
         order = [p["seat"] for p in view.get("players", [])]
         running = running_totals(view, variant)
         t["scoreboard"] = {
-            "number_label": t["deal_word"].capitalize(),
+            "number_label": gettext("Hand") if classic else gettext("Deal"),
             "names": [name_of(seat) for seat in order],
             "rows": [
                 {
@@ -273,7 +297,7 @@ def present_table(*, data: dict[str, Any], user: Any, now: float) -> dict[str, A
                 for h in history
             ],
             "totals": [running.get(seat) for seat in order],
-            "totals_label": "Chips" if variant == "deals" else "Total",
+            "totals_label": gettext("Chips") if variant == "deals" else gettext("Total"),
         }
     money_by_seat = seat_money(data)
     last = view.get("last_deal")
