@@ -4,6 +4,8 @@ saved choice (the header's switcher); amounts are grouped the Indian way."""
 
 from __future__ import annotations
 
+import html as html_lib
+import re
 from typing import Any
 
 import pytest
@@ -14,7 +16,7 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
 from django.test import Client
 from django.urls import reverse
-from tables_testkit import fund
+from tables_testkit import fund, plant, play
 
 from tables.presence import presence_key
 from tables.routing import websocket_urlpatterns
@@ -171,3 +173,62 @@ def test_a_rules_page_opened_from_a_table_shows_its_own_numbers(table_factory):
     default = Client().get(reverse("rules", args=["pool101"])).content.decode()
     assert "<td>20</td>" in default.split('id="rules-numbers"')[1]
     assert Client().get(reverse("rules", args=["bridge"])).status_code == 404
+
+
+# --- the table UI in Hindi (issue 17 after issue 16) ---------------------------------------------
+def _hindi_table_words(t: Any, seat: int) -> tuple[str, str]:
+    """The table partial a Hindi player reads: (its HTML, the text with tags dropped and the
+    players' names taken out)."""
+    user = t.users[seat]
+    user.language = "hi"
+    user.save(update_fields=["language"])
+    client = Client()
+    client.force_login(user)
+    page = client.get(reverse("table", args=[t.table.pk])).content.decode()
+    partial = page.split('id="table-root"', 1)[1]
+    # the shoe commitment (checked above) holds SHA-256 and card codes
+    partial = re.sub(r'<details class="card commitment".*?</details>', "", partial, flags=re.S)
+    text = html_lib.unescape(re.sub(r"<[^>]+>", " ", partial.split(">", 1)[1]))
+    for name in [t.table.name, *(u.public_name for u in t.users.values())]:
+        text = text.replace(str(name), " ")
+    return partial, text
+
+
+def _english_words(text: str) -> list[str]:
+    allowed = {"Enter", "Space", "Alt", "JK"}  # key names on the keyboard legend; a joker's index
+    return [w for w in re.findall(r"[A-Za-z]{2,}", text) if w not in allowed]
+
+
+@pytest.mark.django_db
+def test_a_hindi_player_reads_the_table_mid_deal_in_hindi(seated, toss):
+    toss(1)
+    t = seated(3, variant="pool101")
+    html, text = _hindi_table_words(t, 1)
+    for words in ("बंद डेक से उठाएँ", "खुले डेक से उठाएँ", "ड्रॉप (", "आपके पत्ते", "कीबोर्ड"):
+        assert words in html, words
+    assert "इस टेबल पर अंक कैसे गिने जाते हैं" in html and "/rules/pool101/?table=" in html
+    for english in ("Discard", "Drop", "pure sequence", "Pick closed", "Your cards", "Keyboard"):
+        assert english not in html, english
+    assert _english_words(text) == []
+
+    t.act(1, "pick_closed")
+    html, text = _hindi_table_words(t, 1)
+    assert "फेंकें" in html and "Discard" not in html
+    assert "आप ने बंद डेक से पत्ता उठाया" in html  # the last move, said to the viewer
+    assert _english_words(text) == []
+
+
+@pytest.mark.django_db
+def test_a_hindi_player_reads_the_result_sheet_in_hindi(seated, planter, toss):
+    toss(1)
+    first = {1: 0, 2: 34, 3: 48}
+    planned = plant(planter, first)
+    t = seated(3, variant="pool101")
+    play(t, *planned, first)
+    html, text = _hindi_table_words(t, 2)
+    sheet = html.split('id="scoreboard"', 1)[1].split("</section>", 1)[0]
+    assert "डील 1 का नतीजा" in sheet and "ने सही शो किया और डील जीती।" in sheet
+    assert "प्योर सीक्वेंस" in sheet and "फ़िनिश पत्ता" in sheet and "विजेता" in sheet
+    for english in ("pure sequence", "result", "valid show", "finish card", ">Points<", ">Player<"):
+        assert english not in sheet, english
+    assert _english_words(text) == []
