@@ -251,12 +251,18 @@ class SeatInline(admin.TabularInline):  # type: ignore[type-arg]
         "user",
         "is_bot",
         "played",
-        "entry_paid",
+        "entry_paid_shown",
         "refunded",
         "joined_at",
         "left_at",
     )
     readonly_fields = fields
+
+    @admin.display(description="entry paid")
+    def entry_paid_shown(self, obj: Seat) -> str:
+        from ledger.currencies import format_amount
+
+        return format_amount(obj.entry_paid, obj.game.currency)
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -304,7 +310,7 @@ class GameAdmin(SupportReadOnly):
         "variant",
         "status",
         "currency",
-        "stake",
+        "stake_shown",
         "version",
         "deadline",
         "deadline_kind",
@@ -324,6 +330,12 @@ class GameAdmin(SupportReadOnly):
     def get_search_results(self, request: HttpRequest, queryset: Any, search_term: str) -> Any:
         queryset, _ = super().get_search_results(request, queryset, search_term)
         return queryset.distinct(), False
+
+    @admin.display(description="stake (entry fee or points buy-in)")
+    def stake_shown(self, obj: Game) -> str:
+        from ledger.currencies import format_amount
+
+        return format_amount(obj.stake, obj.currency)
 
     @admin.display(description="deals")
     def deals_list(self, obj: Game) -> SafeString:

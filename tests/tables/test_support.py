@@ -10,6 +10,7 @@ import pytest
 from django.test import Client
 from tables_testkit import WINNER_GROUPS, Planter, TableDriver, flatten, plant, play
 
+from ledger.currencies import format_amount
 from tables import selectors, services
 from tables.models import Deal, Game, GameStatus, Move, Table
 
@@ -228,3 +229,13 @@ def test_support_staff_may_review_deals(t: TableDriver, user_factory: Callable[.
     outsider = user_factory(is_staff=True)
     client.force_login(outsider)
     assert client.get(f"/admin/tables/deal/{deal.pk}/change/").status_code == 403
+
+
+def test_the_game_admin_shows_money_in_rupees_not_minor_units(
+    t: TableDriver, admin: Client
+) -> None:
+    game = t.game()
+    html = admin.get(f"/admin/tables/game/{game.pk}/change/").content.decode()
+    stake = format_amount(game.stake, game.currency)
+    assert stake.startswith("₹") and stake in html  # the stake, and each seat's entry paid
+    assert html.count(stake) >= 1 + len(t.users)
