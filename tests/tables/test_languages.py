@@ -16,12 +16,21 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 from tables_testkit import fund, plant, play
 
 from tables.presence import presence_key
 from tables.routing import websocket_urlpatterns
 
 APP = AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+
+
+@pytest.fixture(autouse=True)
+def _default_language_afterwards():
+    """A request activates its language in the thread and leaves it there: the next test
+    module (services called directly) must not read Hindi."""
+    yield
+    translation.activate(django_settings.LANGUAGE_CODE)
 
 
 def _cookie_for(user: Any, language: str = "") -> list[tuple[bytes, bytes]]:
