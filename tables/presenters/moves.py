@@ -130,6 +130,9 @@ def _line(
 def _said_to_you(line: MoveLine | None) -> MoveLine | None:
     """A line about the viewer, said to them: "You are on extra time". English only: the
     Hindi lines use the respectful plural, which reads right with "आप" as with a name."""
+    if line is not None and line.kind == "deal" and line.text.endswith(": You starts"):
+        text = line.text.removesuffix("You starts") + "you start"
+        return MoveLine(line.version, line.seat, line.kind, text, line.card, line.who)
     if line is None or not line.text.startswith("You "):
         return line
     text = " ".join(
