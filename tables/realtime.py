@@ -122,7 +122,13 @@ def table_push(moved: TableMoved) -> None:
             from .selectors import newest_deal
 
             moved = replace(moved, deal=newest_deal(moved.game))
-        seated = {s.user_id: s.user for s in moved.seats if not s.is_bot}
+        # The players the view shows at the table (as ``selectors.table_view_data`` does): a
+        # person who left a waiting game before it started watches like anyone else.
+        seated = {
+            s.user_id: s.user
+            for s in moved.seats
+            if not s.is_bot and (s.played or s.left_at is None)
+        }
         frame = {"from_version": moved.from_version, "version": version}
         send = async_to_sync(layer.group_send)
         for user_id, user in seated.items():
