@@ -1,18 +1,26 @@
 """WebSockets: push-only channels that bring browsers each change of a table (or the lobby).
 
-After every change each seat's socket is pushed that player's own view (see
-``tables/realtime.py``), marked with the version it moves the page from and to; other watchers
-get the public view. On connecting, a socket is told the current version only: a page that is
-behind re-fetches its view over HTTP (see static/js/table.js). Connecting and disconnecting a
-seated player's socket is reported to ``services.seat_set_connected`` (the disconnection policy
-of RULES.md §4.8). A table socket needs a logged-in user (anonymous handshakes are refused with
-4401); a spectator gets the public view, never a player's cards. The public view is rendered in
-the site's default language: a spectator who reads another language (the saved choice, else
-the browser's) is told the new version only, and the page re-fetches its view in its own
-language."""
+A table socket joins the table's group (the shared felt, ``tables/realtime.py``; the seats'
+online badges) and its player's own group (that player's fragment: hand, actions). On
+connecting it is told the current version only: a page that is behind re-fetches its view over
+HTTP (see static/js/table.js). A table socket needs a logged-in user (anonymous handshakes are
+refused with 4401); a spectator reads the felt, never a player's cards.
+
+The felt comes rendered in every language in use at the table: a socket takes its own (a
+seated player's saved language, as its fragment; a spectator's page language), or, when its
+language is not among them, the version only, and the page re-fetches its view in its own
+language.
+
+Presence: opening or closing a player's socket changes only the seat's badge (a tiny frame to
+the table's group). It becomes a logged move (``services.seat_set_connected``, the
+disconnection policy of RULES.md §4.8) only when the player has had no socket open for
+``PRESENCE_GRACE_S`` seconds (a reload reconnects well within it), and again when the player
+comes back after that."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -23,8 +31,10 @@ from django.utils.translation import get_supported_language_variant
 from django.utils.translation.trans_real import parse_accept_lang_header
 
 from . import presence, services
-from .models import Game, Table
+from .models import LIVE_GAME_STATUSES, Game, Seat, Table
 from .realtime import lobby_group, seat_group, table_group
+
+logger = logging.getLogger(__name__)
 
 
 def _socket_language(scope: dict[str, Any]) -> str:
@@ -48,11 +58,39 @@ def _socket_language(scope: dict[str, Any]) -> str:
     return str(settings.LANGUAGE_CODE)
 
 
-def _push_frame(event: dict[str, Any]) -> str:
-    marker = render_to_string(
-        "tables/_push.html", {"from_version": event["from_version"], "version": event["version"]}
+def _sync_frame(version: int) -> str:
+    return render_to_string("tables/_sync.html", {"version": version})
+
+
+def _grace() -> float:
+    return float(getattr(settings, "PRESENCE_GRACE_S", 5.0))
+
+
+def _connected_now(*, table_id: int, user: Any) -> None:
+    """The player is back after the disconnection policy heard they were gone: tell it."""
+    seat = _live_seat(table_id, user.pk)
+    if seat is not None and not seat.connected:
+        services.seat_set_connected(table=Table(pk=table_id), user=user, connected=True)
+
+
+def _gone_after_grace(*, table_id: int, user: Any) -> None:
+    """No socket came back within the grace: the disconnection policy hears of it."""
+    if presence.open_count(table_id=table_id, user_id=user.pk) > 0:
+        return
+    services.seat_set_connected(table=Table(pk=table_id), user=user, connected=False)
+
+
+def _live_seat(table_id: int, user_id: int) -> Seat | None:
+    return (
+        Seat.objects.filter(
+            table_id=table_id,
+            user_id=user_id,
+            left_at__isnull=True,
+            game__status__in=LIVE_GAME_STATUSES,
+        )
+        .order_by("-pk")
+        .first()
     )
-    return marker + event["html"]
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -61,6 +99,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     group: str
     own_group: str
     language: str
+    seat_no: int | None = None
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -70,79 +109,130 @@ class TableConsumer(AsyncWebsocketConsumer):
             # refused before anything about the table is sent.
             await self.close(code=4401)
             return
-        if not await self._table_exists():
+        found = await self._table_state(user)
+        if found is None:
             await self.close(code=4404)
             return
+        version, seat = found
         self.user_id = user.pk
-        self.language = _socket_language(self.scope)
+        self.seat_no = seat.seat_no if seat is not None else None
+        if seat is not None:
+            from accounts.middleware import player_language
+
+            self.language = player_language(user)  # its fragment's language, and the felt's
+        else:
+            self.language = _socket_language(self.scope)
         self.group = table_group(self.table_id)
         self.own_group = seat_group(self.table_id, user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.channel_layer.group_add(self.own_group, self.channel_name)
         await self.accept()
-        await self._set_connected(True)
+        if seat is not None:
+            await self._opened(user, seat)
         # Tell the page the current version at once: a page that missed pushes while it loaded
         # or while its socket was down sees the gap and re-fetches its view.
-        await self.table_update({"version": await self._current_version()})
+        await self.send(text_data=_sync_frame(version))
 
     async def disconnect(self, code: int) -> None:
-        if getattr(self, "group", None):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            await self.channel_layer.group_discard(self.own_group, self.channel_name)
-            await self._set_connected(False)
+        if not getattr(self, "group", None):
+            return
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.channel_layer.group_discard(self.own_group, self.channel_name)
+        if self.seat_no is not None:
+            await self._closed(self.scope["user"])
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Browsers act over HTTP; anything sent here is ignored."""
 
+    async def _opened(self, user: Any, seat: Seat) -> None:
+        opened = await database_sync_to_async(presence.socket_opened)(
+            table_id=self.table_id, user_id=user.pk
+        )
+        if opened == 1:
+            await self._badge(True)
+            if not seat.connected:
+                await database_sync_to_async(_connected_now)(table_id=self.table_id, user=user)
+
+    async def _closed(self, user: Any) -> None:
+        left = await database_sync_to_async(presence.socket_closed)(
+            table_id=self.table_id, user_id=user.pk
+        )
+        if left > 0:
+            return  # another tab of the same player is still connected
+        await self._badge(False)
+        table_id = self.table_id
+
+        async def after_grace() -> None:
+            await asyncio.sleep(_grace())
+            try:
+                await database_sync_to_async(_gone_after_grace)(table_id=table_id, user=user)
+            except Exception:
+                logger.exception("presence check failed for table %s", table_id)
+
+        # Runs on after this consumer is gone; a process that stops meanwhile leaves the seat
+        # marked connected, and the turn timer still plays for an absent player.
+        asyncio.get_running_loop().create_task(after_grace())
+
+    async def _badge(self, online: bool) -> None:
+        event = {"type": "table.presence", "seat": self.seat_no, "online": online}
+        await self.channel_layer.group_send(self.group, event)
+
     async def table_update(self, event: dict[str, Any]) -> None:
-        html = render_to_string("tables/_sync.html", {"version": event["version"]})
-        await self.send(text_data=html)
+        await self.send(text_data=_sync_frame(event["version"]))
 
-    async def table_view(self, event: dict[str, Any]) -> None:
-        """This player's own view (sent to this player's group only)."""
-        await self.send(text_data=_push_frame(event))
+    async def table_felt(self, event: dict[str, Any]) -> None:
+        """The shared felt (or its versions only, when it shows nothing new)."""
+        html = event["html"]
+        marker = render_to_string(
+            "tables/_push.html",
+            {"from_version": event["from_version"], "version": event["version"], "kind": "felt"},
+        )
+        if html is None:
+            await self.send(text_data=marker)
+            return
+        own = html.get(self.language)
+        if own is None:  # not rendered in this page's language: it re-fetches its view
+            await self.send(text_data=_sync_frame(event["version"]))
+            return
+        await self.send(text_data=marker + own)
 
-    async def table_public(self, event: dict[str, Any]) -> None:
-        """The public view, for watchers without a seat (a seated player gets its own)."""
-        if self.user_id in event["seated"]:
-            return
-        if event.get("language", settings.LANGUAGE_CODE) != self.language:
-            await self.table_update({"version": event["version"]})  # re-fetched in its language
-            return
-        await self.send(text_data=_push_frame(event))
+    async def table_seat(self, event: dict[str, Any]) -> None:
+        """This player's own fragment (sent to this player's group only)."""
+        marker = render_to_string(
+            "tables/_push.html", {"from_version": None, "version": event["version"], "kind": "seat"}
+        )
+        await self.send(text_data=marker + event["html"])
+
+    async def table_presence(self, event: dict[str, Any]) -> None:
+        await self.send(
+            text_data=render_to_string(
+                "tables/_presence.html", {"seat": event["seat"], "online": event["online"]}
+            )
+        )
 
     @database_sync_to_async
-    def _table_exists(self) -> bool:
-        return Table.objects.filter(pk=self.table_id).exists()
-
-    @database_sync_to_async
-    def _current_version(self) -> int:
+    def _table_state(self, user: Any) -> tuple[int, Seat | None] | None:
+        """The table's current version and the user's seat in its live game (``None``: no
+        such table)."""
+        if not Table.objects.filter(pk=self.table_id).exists():
+            return None
         version = (
             Game.objects.filter(table_id=self.table_id)
             .order_by("-pk")
             .values_list("version", flat=True)
             .first()
         )
-        return int(version or 0)
-
-    @database_sync_to_async
-    def _set_connected(self, connected: bool) -> None:
-        user = self.scope.get("user")
-        if user is None or not user.is_authenticated:
-            return
-        if connected:
-            presence.socket_opened(table_id=self.table_id, user_id=user.pk)
-        elif presence.socket_closed(table_id=self.table_id, user_id=user.pk) > 0:
-            return  # another tab of the same player is still connected
-        table = Table.objects.get(pk=self.table_id)
-        services.seat_set_connected(table=table, user=user, connected=connected)
+        return int(version or 0), _live_seat(self.table_id, user.pk)
 
     async def lobby_update(self, event: dict[str, Any]) -> None:
         """Table sockets are not in the lobby group."""
 
 
 class LobbyConsumer(AsyncWebsocketConsumer):
+    language: str
+
     async def connect(self) -> None:
+        self.language = _socket_language(self.scope)
         await self.channel_layer.group_add(lobby_group(), self.channel_name)
         await self.accept()
 
@@ -150,4 +240,8 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_discard(lobby_group(), self.channel_name)
 
     async def lobby_update(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=render_to_string("tables/_lobby_sync.html", {}))
+        """The lobby's counts, rendered once per language by the process that pushed them."""
+        html = event.get("html") or {}
+        own = html.get(self.language) or html.get(settings.LANGUAGE_CODE)
+        if own:
+            await self.send(text_data=own)

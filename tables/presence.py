@@ -37,3 +37,17 @@ def socket_closed(*, table_id: int, user_id: int) -> int:
         cache.delete(key)
         return 0
     return left
+
+
+def open_counts(*, table_id: int, user_ids: list[int]) -> dict[int, int]:
+    """How many sockets each of ``user_ids`` has open at ``table_id`` now (one cache read)."""
+    if not user_ids:
+        return {}
+    keys = {presence_key(table_id, user_id): user_id for user_id in user_ids}
+    found = cache.get_many(list(keys))
+    return {user_id: int(found.get(key) or 0) for key, user_id in keys.items()}
+
+
+def open_count(*, table_id: int, user_id: int) -> int:
+    """How many sockets ``user_id`` has open at ``table_id`` now."""
+    return open_counts(table_id=table_id, user_ids=[user_id])[user_id]

@@ -1,26 +1,39 @@
-"""Pushes to the browsers watching a table.
+"""Pushes to the browsers watching a table: one shared felt, small per-seat fragments.
 
-After a change commits, every seat is pushed its own view: the table partial rendered for that
-player from the state the change already holds (no query, no re-fetch), sent to that player's
-own group, so no card of another player ever enters it. Other logged-in watchers get the
-public view (no hand) in the table's public group, which seated players ignore. Each push
-carries the version it moves the page from and to: a page that does not show the ``from``
-version missed something and re-fetches its view over HTTP, as it does after a reconnect.
+After a change commits (``events.TableMoved``, handed over by the write pipeline), this module:
 
-Each seat's view is rendered in that player's language and time zone (``User.language``, the
-header switcher's saved choice; the site's default when the player has none), so two players
-at one table read it each in their own language. The public view is rendered in the site's
-default language; a watcher reading another language is told the version only and re-fetches
-its view over HTTP, in its own language (``consumers.TableConsumer.table_public``).
+- renders the viewer-neutral **felt** (``tables/table.html#felt``: the seats by seat number,
+  the decks, the wild joker, what just happened, the open deck's history, the timers, the
+  scores and result sheets) **once for each language in use at the table** (the seated
+  players' and the site's default, for spectators) from the public view, and sends it to the
+  table's group: every socket of the table, seated or not, reads the same felt. A change that
+  shows nothing new to the table (arranging one's own cards, auto drop) sends the felt's
+  versions only;
+- renders a seat's **fragment** (``tables/table.html#seat``: that player's hand, action bar and
+  drop cost, own notices, the shoe commitment) only for the seats whose fragment changed and
+  that have a socket open (``presence``), and sends it to that seat's own group: no card of a
+  player ever enters another group;
+- tells the lobby, coalesced (``lobby``), when the table's seating or status changed.
 
-Call ``table_push`` from ``transaction.on_commit``.
+Every felt frame carries the version it moves the page from and to, so versions stay
+contiguous for every socket (as lila's round does: a member who may not see an event still
+gets its version); a page that does not show the ``from`` version missed something and
+re-fetches its whole view over HTTP, as it does after a reconnect. A fragment carries the
+version it was rendered at.
+
+Whether a fragment changed is told by its fingerprint (``presenters.seat_fingerprint``) against
+the one this process last sent for that seat, trusted only when that was at the version this
+change starts from: a change pushed by another process in between makes this one render.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
-from dataclasses import dataclass, replace
+from collections import OrderedDict
+from contextlib import ExitStack
+from dataclasses import replace
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -29,18 +42,22 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
+from . import presence
+from .events import UNKNOWN_DEAL, TableMoved, table_moved_subscribe
+
 logger = logging.getLogger(__name__)
 
-TABLE_PARTIAL = "tables/table.html#table"
+FELT_PARTIAL = "tables/table.html#felt"
+SEAT_PARTIAL = "tables/table.html#seat"
 
 
 def table_group(table_id: int) -> str:
-    """Every logged-in socket watching the table: public views only."""
+    """Every logged-in socket watching the table (seated or not): the felt."""
     return f"table-{table_id}"
 
 
 def seat_group(table_id: int, user_id: int) -> str:
-    """One player's sockets at one table: that player's own view."""
+    """One player's sockets at one table: that player's own fragment."""
     return f"table-{table_id}-user-{user_id}"
 
 
@@ -48,48 +65,58 @@ def lobby_group() -> str:
     return "lobby"
 
 
-@dataclass(frozen=True)
-class TableMoved:
-    """What a committed change leaves: the rows and the decoded state, as the change held them."""
-
-    table: Any
-    game: Any
-    seats: tuple[Any, ...]
-    state: Any
-    from_version: int
-    money_moved: bool = False
-    deal: Any = None  # the game's newest deal (``UNKNOWN_DEAL``: the change did not load it)
-    moves: tuple[dict[str, Any], ...] = ()  # the moves the change recorded, oldest first
-
-
-UNKNOWN_DEAL = object()
-
-
 class _PushRequest:
-    """What the table partial reads of a request when it is pushed: an htmx swap."""
+    """What the partials read of a request when they are pushed: an htmx swap."""
 
     htmx = True
     path = ""
 
 
-def render_view(moved: TableMoved, user: Any | None, *, now: float) -> str:
-    """The table partial as ``user`` sees it (``None``: a spectator's public view), in that
-    player's language and time zone (the site's defaults for the public view)."""
-    from accounts.middleware import player_language, player_time_zone
-
-    if user is None:
-        with translation.override(settings.LANGUAGE_CODE):
-            return _render_view(moved, None, now=now)
-    with translation.override(player_language(user)), timezone.override(player_time_zone(user)):
-        return _render_view(moved, user, now=now)
+# (game id, user id) -> (version, fingerprint) of the fragment this process last sent; bounded.
+_sent: OrderedDict[tuple[int, int], tuple[int, str]] = OrderedDict()
+_sent_lock = threading.Lock()
+_SENT_MAX = 20_000
+# Renders by kind since the process started, for tests and the benchmark ("felt", "seat").
+renders: dict[str, int] = {"felt": 0, "seat": 0}
 
 
-def _render_view(moved: TableMoved, user: Any | None, *, now: float) -> str:
-    from ledger.selectors import wallet_balances_for_header
+def _remembered(key: tuple[int, int], from_version: int) -> str | None:
+    with _sent_lock:
+        entry = _sent.get(key)
+    if entry is None or entry[0] != from_version:
+        return None
+    return entry[1]
 
-    from . import presenters, selectors
 
-    data = selectors.table_view_data(
+def _remember(key: tuple[int, int], version: int, fingerprint: str) -> None:
+    with _sent_lock:
+        _sent[key] = (version, fingerprint)
+        _sent.move_to_end(key)
+        while len(_sent) > _SENT_MAX:
+            _sent.popitem(last=False)
+
+
+def _language_of(user: Any) -> str:
+    from accounts.middleware import player_language
+
+    return player_language(user) if user is not None else str(settings.LANGUAGE_CODE)
+
+
+def _as_viewer(user: Any) -> ExitStack:
+    """Translation and time zone of ``user`` (the site's defaults for ``None``)."""
+    from accounts.middleware import player_time_zone
+
+    stack = ExitStack()
+    stack.enter_context(translation.override(_language_of(user)))
+    if user is not None:
+        stack.enter_context(timezone.override(player_time_zone(user)))
+    return stack
+
+
+def _data(moved: TableMoved, user: Any) -> dict[str, Any]:
+    from . import selectors
+
+    return selectors.table_view_data(
         table=moved.table,
         game=moved.game,
         seats=moved.seats,
@@ -99,18 +126,59 @@ def _render_view(moved: TableMoved, user: Any | None, *, now: float) -> str:
         moves=moved.moves,
         moves_partial=True,
     )
-    context: dict[str, Any] = {
-        "t": presenters.present_table(data=data, user=user, now=now),
-        "user": user,
-    }
-    if user is not None and moved.money_moved:
-        context["request"] = _PushRequest()
+
+
+def seat_context(data: dict[str, Any], *, now: float, error: str = "") -> dict[str, Any]:
+    """The template context of one seat's fragment."""
+    from . import presenters
+
+    return {"s": presenters.present_seat(data=data, now=now), "error": error}
+
+
+def render_seat(
+    context: dict[str, Any], user: Any, *, money_moved: bool = False, request: Any = None
+) -> str:
+    """One seat's fragment (its parts swapped out of band), with the header's balance when
+    money moved."""
+    from ledger.selectors import wallet_balances_for_header
+
+    context = {**context, "user": user, "oob": True}
+    if money_moved:
+        context["request"] = request or _PushRequest()
         context["header_balances"] = wallet_balances_for_header(user=user)
-    return render_to_string(TABLE_PARTIAL, context)
+    renders["seat"] += 1
+    return render_to_string(SEAT_PARTIAL, context)
+
+
+def felt_context(data: dict[str, Any], *, now: float, online: dict[int, bool]) -> dict[str, Any]:
+    from . import presenters
+
+    return {"t": presenters.present_felt(data=data, now=now, online=online), "pushed": True}
+
+
+def render_felt(context: dict[str, Any]) -> str:
+    renders["felt"] += 1
+    return render_to_string(FELT_PARTIAL, context)
+
+
+def _felt_unchanged(moved: TableMoved, data: dict[str, Any]) -> bool:
+    """Whether the change shows nothing new on the felt: no public line, the public view and
+    the seating as they were (arranging one's own cards, auto drop on or off)."""
+    if moved.lobby_changed or moved.money_moved or moved.state_before is None:
+        return False
+    if moved.state is None or moved.from_version + 1 != moved.game.version:
+        return False
+    from .engines import engine_of
+    from .presenters.moves import move_lines
+
+    if move_lines(moved.moves, str, None):
+        return False
+    engine = engine_of(moved.game.variant)
+    return bool(engine.view(moved.state_before, None) == data["view"])
 
 
 def table_push(moved: TableMoved) -> None:
-    """Push every seat its own view of ``moved`` and the public view to the other watchers."""
+    """Push the felt to the table's group and the changed fragments to their seats' groups."""
     layer = get_channel_layer()
     if layer is None:
         return
@@ -124,27 +192,61 @@ def table_push(moved: TableMoved) -> None:
             moved = replace(moved, deal=newest_deal(moved.game))
         # The players the view shows at the table (as ``selectors.table_view_data`` does): a
         # person who left a waiting game before it started watches like anyone else.
-        seated = {
-            s.user_id: s.user
-            for s in moved.seats
-            if not s.is_bot and (s.played or s.left_at is None)
-        }
-        frame = {"from_version": moved.from_version, "version": version}
+        seats = [s for s in moved.seats if not s.is_bot and (s.played or s.left_at is None)]
+        seated = {s.user_id: s.user for s in seats}
+        sockets = presence.open_counts(table_id=table_id, user_ids=sorted(seated))
         send = async_to_sync(layer.group_send)
         for user_id, user in seated.items():
-            html = render_view(moved, user, now=now)
-            send(seat_group(table_id, user_id), {"type": "table.view", "html": html, **frame})
-        public = render_view(moved, None, now=now)
-        send(
-            table_group(table_id),
-            {
-                "type": "table.public",
-                "html": public,
-                "seated": sorted(seated),
-                "language": settings.LANGUAGE_CODE,
-                **frame,
-            },
-        )
-        send(lobby_group(), {"type": "lobby.update"})
+            key = (moved.game.pk, user_id)
+            if not sockets.get(user_id):
+                continue  # nobody to tell: the page fetches its view when it connects
+            with _as_viewer(user):
+                context = seat_context(_data(moved, user), now=now)
+                from .presenters import seat_fingerprint
+
+                fingerprint = seat_fingerprint(context["s"]) + _language_of(user)
+                if not moved.money_moved and _remembered(key, moved.from_version) == fingerprint:
+                    _remember(key, version, fingerprint)  # still true at this version
+                    continue
+                html = render_seat(context, user, money_moved=moved.money_moved)
+            _remember(key, version, fingerprint)
+            send(
+                seat_group(table_id, user_id),
+                {"type": "table.seat", "html": html, "version": version},
+            )
+        public = _data(moved, None)
+        frame: dict[str, Any] = {"from_version": moved.from_version, "version": version}
+        if _felt_unchanged(moved, public):
+            send(table_group(table_id), {"type": "table.felt", "html": None, **frame})
+        else:
+            by_seat = {s.seat_no: s.user_id for s in seats}
+            online = {seat: bool(sockets.get(uid)) for seat, uid in by_seat.items()}
+            languages = {_language_of(None)} | {_language_of(u) for u in seated.values()}
+            html: dict[str, str] = {}
+            for language in sorted(languages):
+                with translation.override(language):
+                    html[language] = render_felt(felt_context(public, now=now, online=online))
+            send(table_group(table_id), {"type": "table.felt", "html": html, **frame})
+        if moved.lobby_changed:
+            from .lobby import lobby_changed
+
+            lobby_changed()
     except Exception:  # a push is best effort: clients re-fetch on reconnect
         logger.exception("push failed for table %s v%s", table_id, version)
+
+
+def presence_push(*, table_id: int, seat_no: int, online: bool) -> None:
+    """Tell the table's sockets that a seat's badge turned online or offline (no move)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    event = {"type": "table.presence", "seat": seat_no, "online": online}
+    try:
+        async_to_sync(layer.group_send)(table_group(table_id), event)
+    except Exception:
+        logger.exception("presence push failed for table %s", table_id)
+
+
+def subscribe() -> None:
+    """Hear every committed change of a table (called when the app is ready)."""
+    table_moved_subscribe(table_push)

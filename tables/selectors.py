@@ -39,6 +39,7 @@ __all__ = [
     "lobby_templates",
     "table_for_viewer",
     "table_view_data",
+    "table_views",
     "tables_of_user",
 ]
 
@@ -171,7 +172,13 @@ def _normalise_allowed(allowed: Iterable[str]) -> list[str]:
 
 
 def table_for_viewer(*, table: Table, user: Any) -> dict[str, Any]:
-    """What ``user`` (or an anonymous spectator) sees of ``table``: the seats with names, the
+    """What ``user`` sees of ``table`` (see ``table_views``)."""
+    return table_views(table=table, user=user)[1]
+
+
+def table_views(*, table: Table, user: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The public view of ``table`` (the felt's, as a spectator sees it) and what ``user`` (or
+    an anonymous spectator) sees of it, from the same rows: the seats with names, the
     current game (or the last one, to show its result) with its version, deadline and the
     engine's view for the viewer's seat, the viewer's own seat, and the actions allowed now.
 
@@ -197,7 +204,11 @@ def table_for_viewer(*, table: Table, user: Any) -> dict[str, Any]:
         seats = list(Seat.objects.filter(game=game).select_related("user"))
     deal = getattr(game, "newest_deal", None)
     moves = recent_moves_of(game) if game is not None else []
-    return table_view_data(table=table, game=game, seats=seats, user=user, deal=deal, moves=moves)
+    public = table_view_data(table=table, game=game, seats=seats, user=None, deal=deal, moves=moves)
+    if not getattr(user, "is_authenticated", False):
+        return public, public
+    mine = table_view_data(table=table, game=game, seats=seats, user=user, deal=deal, moves=moves)
+    return public, mine
 
 
 RECENT_MOVES = 10
@@ -310,6 +321,12 @@ def table_view_data(
     seats_max = table.template.seats_max
     if game is not None and isinstance(game.settings, dict):
         seats_max = int(game.settings.get("seats_max", seats_max))
+    join_open = (
+        table.status != TableStatus.CLOSED
+        and table.template.is_active
+        and waiting
+        and sum(1 for s in seats if s.left_at is None and live) < seats_max
+    )
     return {
         "table": table,
         "template": table.template,
@@ -340,14 +357,11 @@ def table_view_data(
         "view": view,
         "rules": rules,
         "allowed": allowed,
-        "can_join": (
-            user_id is not None
-            and (my_seat is None or not live)  # a finished game's seat: Play again
-            and table.status != TableStatus.CLOSED
-            and table.template.is_active
-            and waiting
-            and sum(1 for s in seats if s.left_at is None and live) < seats_max
-        ),
+        "user_id": user_id,
+        # A seat is free to take (by anyone who does not sit in the live game: the felt
+        # shows Join, or Play again after a game, to every such viewer).
+        "join_open": join_open,
+        "can_join": user_id is not None and (my_seat is None or not live) and join_open,
         "can_leave": my_seat is not None and live,
         "result": game.result if game is not None and not live else None,
         "settlement": _settlement(game.result if game is not None and not live else None),

@@ -14,10 +14,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import reswap, retarget
 
 from ledger.currencies import money_games_on
 
-from . import inputs, presenters, selectors, services
+from . import inputs, presence, presenters, selectors, services
 from .engines import OPTIONAL_FIELDS
 from .messages import engine_words, refusal_words
 from .models import LIVE_GAME_STATUSES, Game, Table, TableTemplate
@@ -140,9 +141,30 @@ def _table_or_404(table_id: int) -> Table:
     return get_object_or_404(Table.objects.select_related("template"), pk=table_id)
 
 
-def _viewer_context(request: HttpRequest, table: Table) -> dict[str, Any]:
-    data = selectors.table_for_viewer(table=table, user=request.user)
-    return {"t": presenters.present_table(data=data, user=request.user, now=time.time())}
+TABLE = "tables/table.html#table"
+SEAT = "tables/table.html#seat"
+
+
+def _viewer_context(request: HttpRequest, table: Table, *, error: str = "") -> dict[str, Any]:
+    """The whole table for the viewer: the shared felt (turned for the viewer's seat) with the
+    viewer's own fragment in its places."""
+    public, mine = selectors.table_views(table=table, user=request.user)
+    now = time.time()
+    seated = {s["seat_no"]: s["user_id"] for s in public["seats"] if not s["is_bot"]}
+    counts = presence.open_counts(table_id=table.pk, user_ids=sorted(set(seated.values())))
+    online = {seat: counts.get(uid, 0) > 0 for seat, uid in seated.items()}
+    if mine["my_seat"] is not None:
+        online[mine["my_seat"]] = True  # the viewer is here, whether the socket is up yet
+    felt = presenters.present_felt(data=public, now=now, viewer_seat=mine["my_seat"], online=online)
+    return {"t": felt, "s": presenters.present_seat(data=mine, now=now), "error": error}
+
+
+def _seat_answer(request: HttpRequest, table: Table, *, error: str, status: int) -> HttpResponse:
+    """The viewer's own fragment, its parts swapped out of band (an action's answer)."""
+    mine = selectors.table_for_viewer(table=table, user=request.user)
+    context = {"s": presenters.present_seat(data=mine, now=time.time()), "error": error}
+    context["oob"] = True
+    return render(request, SEAT, context, status=status)
 
 
 @require_GET
@@ -150,7 +172,7 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _table_or_404(table_id)
     context = _viewer_context(request, table)
     if request.htmx:
-        return render(request, "tables/table.html#table", context)
+        return render(request, TABLE, context)
     return render(request, "tables/table.html", context)
 
 
@@ -158,7 +180,7 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
 def table_view(request: HttpRequest, table_id: int) -> HttpResponse:
     """The table partial alone: what a client re-fetches after a push or a reconnect."""
     table = _table_or_404(table_id)
-    return render(request, "tables/table.html#table", _viewer_context(request, table))
+    return render(request, TABLE, _viewer_context(request, table))
 
 
 @login_required
@@ -287,8 +309,10 @@ def _arrange(request: HttpRequest, game: Game, payload: dict[str, Any]) -> None:
 @login_required
 @require_POST
 def table_act(request: HttpRequest, table_id: int) -> HttpResponse:
-    """One player action. Success and refusal both answer with the viewer's fresh table partial;
-    a refusal carries the reason and changes nothing."""
+    """One player action. Success answers nothing when the player has a socket open (the push
+    brings the fresh fragment to every tab of the player), else the player's fresh fragment; a
+    refusal answers the fragment with the reason and changes nothing; a stale page gets the
+    whole table."""
     table = _table_or_404(table_id)
     error = ""
     status = 200
@@ -329,6 +353,11 @@ def table_act(request: HttpRequest, table_id: int) -> HttpResponse:
         if error:
             messages.error(request, refusal_words(error))
         return redirect("table", table_id=table.pk)
-    context = _viewer_context(request, table)
-    context["error"] = error
-    return render(request, "tables/table.html#table", context, status=status)
+    if status == 409 or request.POST.get("action") == "leave":
+        # The page is behind (or the player left): the whole table, in place of the page's.
+        response = render(request, TABLE, _viewer_context(request, table, error=error))
+        response.status_code = status
+        return reswap(retarget(response, "#table-root"), "outerHTML")
+    if not error and presence.open_count(table_id=table.pk, user_id=request.user.pk) > 0:
+        return HttpResponse(status=204)  # the push brings the mover's fragment to every tab
+    return _seat_answer(request, table, error=error, status=status)

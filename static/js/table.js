@@ -7,75 +7,188 @@
 (function () {
   "use strict";
 
+  // The page is one shared felt (#felt-root: the same for every viewer) with the viewer's own
+  // parts in its places (#seat-top, #my-area, #seat-foot: hand, actions, notices). The server
+  // pushes the felt after every change, marked with the version it moves the page from and
+  // to (<div id="felt-push" data-from="A" data-version="B">; no felt after it when nothing
+  // shown changed), and this player's parts only when they changed (<div id="seat-push"
+  // data-version="V">). The page applies a felt when it shows the "from" version and
+  // re-fetches its whole view over HTTP when it does not (a missed push) or after a reconnect
+  // (the server then says only "version N"). The page turns the felt for its viewer: the ring
+  // with the viewer at the bottom, "You" in the lines about the viewer, the viewer's marks.
+  const PARTS = ["seat-top", "my-area", "seat-foot"];
+  const SLOTS = {
+    1: ["bottom"],
+    2: ["bottom", "top"],
+    3: ["bottom", "top-left", "top-right"],
+    4: ["bottom", "left", "top", "right"],
+    5: ["bottom", "left", "top-left", "top-right", "right"],
+    6: ["bottom", "left", "top-left", "top", "top-right", "right"],
+  };
   function root() { return document.getElementById("table-root"); }
+  function felt() { return document.getElementById("felt-root"); }
+  function seatTop() { return document.getElementById("seat-top"); }
   function shownVersion() {
-    const el = root();
+    const el = felt();
     return el ? parseInt(el.dataset.version || "-1", 10) : -1;
+  }
+  function seatVersion() {
+    const el = seatTop();
+    return el && el.dataset.version ? parseInt(el.dataset.version, 10) : -1;
   }
   let dragging = false;
   let refetchPending = false;
+  let pendingFelt = null;
+  let pendingSeat = null;
+  const parked = {};  // parts pushed before the felt that has their places
   function refetch() {
     const el = root();
     if (!el || !window.htmx) return;
     // Never swap the hand away under a card being dragged: fetch once the drop is done.
     if (dragging) { refetchPending = true; return; }
+    pendingFelt = null;
+    pendingSeat = null;
+    Object.keys(parked).forEach(function (id) { delete parked[id]; });
     htmx.ajax("GET", el.dataset.viewUrl, { target: "#table-root", swap: "outerHTML" });
   }
 
-  // A push is a tiny fragment carrying the new version: <div id="table-sync" data-version="N">.
-  // Re-fetch this viewer's own view when the server moved past what the page shows.
-  document.addEventListener("htmx:wsAfterMessage", function (evt) {
+  function frame(text) {
+    const box = document.createElement("div");
+    box.innerHTML = text;
+    return box;
+  }
+  document.addEventListener("htmx:wsBeforeMessage", function (evt) {
     const text = String(evt.detail.message || "");
-    const match = text.match(/id="table-sync"[^>]*data-version="(\d+)"/);
-    if (match) {
-      const pushed = parseInt(match[1], 10);
+    if (!root()) return;
+    let marker;
+    if (text.indexOf('id="table-sync"') !== -1) {
+      evt.preventDefault();
+      marker = frame(text).querySelector("#table-sync");
+      const pushed = parseInt(marker.dataset.version, 10);
       if (pushed > shownVersion()) refetch();
       // Tells a watcher (and the browser tests) that the live channel is up and in step.
       document.documentElement.dataset.liveVersion = String(pushed);
-    }
-    if (text.indexOf('id="lobby-sync"') !== -1) {
-      const lobby = document.getElementById("lobby-tables");
-      if (lobby) htmx.ajax("GET", lobby.dataset.url, { target: "#lobby-tables", swap: "outerHTML" });
+    } else if (text.indexOf('id="felt-push"') !== -1) {
+      evt.preventDefault();
+      const box = frame(text);
+      marker = box.querySelector("#felt-push");
+      const from = parseInt(marker.dataset.from, 10);
+      const to = parseInt(marker.dataset.version, 10);
+      document.documentElement.dataset.liveVersion = String(to);
+      const shown = shownVersion();
+      if (to <= shown) return;
+      if (from !== shown) { refetch(); return; }  // a push was missed
+      if (!box.querySelector("#felt-root")) { felt().dataset.version = String(to); return; }
+      if (dragging) { pendingFelt = box; return; }  // applied when the card is dropped
+      applyFelt(box);
+    } else if (text.indexOf('id="seat-push"') !== -1) {
+      evt.preventDefault();
+      const box = frame(text);
+      marker = box.querySelector("#seat-push");
+      if (parseInt(marker.dataset.version, 10) < seatVersion()) return;
+      if (dragging) { pendingSeat = box; return; }
+      applySeat(box);
+    } else if (text.indexOf('id="presence-push"') !== -1) {
+      evt.preventDefault();
+      marker = frame(text).querySelector("#presence-push");
+      showPresence(marker.dataset.seat, marker.dataset.online === "true");
     }
   });
-  // On every (re)connection the server first sends its current version, so a gap while the
-  // socket was down is caught by the handler above.
 
-  // A pushed view: <div id="table-push" data-from="A" data-version="B" hidden></div> and then
-  // the table partial rendered for this viewer.
-  let pendingView = null;
-  document.addEventListener("htmx:wsBeforeMessage", function (evt) {
-    const text = String(evt.detail.message || "");
-    if (text.indexOf('id="table-push"') === -1) return;
-    evt.preventDefault();  // swapped here, in step with the version and a drag in progress
-    const box = document.createElement("div");
-    box.innerHTML = text;
-    const marker = box.querySelector("#table-push");
-    const from = parseInt(marker.dataset.from, 10);
-    const to = parseInt(marker.dataset.version, 10);
-    document.documentElement.dataset.liveVersion = String(to);
-    const shown = shownVersion();
-    if (to <= shown) return;
-    if (from !== shown) { pendingView = null; refetch(); return; }  // a push was missed
-    if (dragging) { pendingView = box; return; }  // applied when the card is dropped
-    applyView(box);
-  });
-  function applyView(box) {
-    const fresh = box.querySelector("#table-root");
-    const current = root();
+  function applyFelt(box) {
+    const fresh = box.querySelector("#felt-root");
+    const current = felt();
     if (!fresh || !current) { refetch(); return; }
     carryOver(current, fresh);
+    PARTS.forEach(function (id) {
+      const place = fresh.querySelector("#" + id);
+      if (!place) return;
+      const part = parked[id] || document.getElementById(id);
+      delete parked[id];
+      if (part) place.replaceWith(part);
+    });
     current.replaceWith(fresh);
+    htmx.process(fresh);
+    settled();
+  }
+  function applySeat(box) {
     const balance = box.querySelector("#header-balance");
     const oldBalance = document.getElementById("header-balance");
     if (balance && oldBalance) {
       balance.removeAttribute("hx-swap-oob");
       oldBalance.replaceWith(balance);
     }
-    htmx.process(fresh);
+    PARTS.forEach(function (id) {
+      const part = box.querySelector("#" + id);
+      if (!part) return;
+      part.removeAttribute("hx-swap-oob");
+      const old = document.getElementById(id);
+      if (old) { old.replaceWith(part); htmx.process(part); } else { parked[id] = part; }
+    });
+    settled();
+  }
+  function settled() {
+    personalise();
     reopenDetails();
     wire();
   }
+
+  // The felt as this viewer sees it: the viewer's seat at the bottom, the viewer's marks, and
+  // the lines about the viewer said to them ("You took 6♠...").
+  function personalise() {
+    const r = root();
+    const f = felt();
+    if (!r || !f) return;
+    const top = seatTop();
+    if (top) {
+      r.dataset.mySeat = top.dataset.mySeat || "";
+      r.dataset.myTurn = top.dataset.myTurn || "false";
+      if (top.dataset.myDeadline) r.dataset.myDeadline = top.dataset.myDeadline; else delete r.dataset.myDeadline;
+    }
+    const mine = r.dataset.mySeat || "";
+    f.querySelectorAll("[data-seat]").forEach(function (el) {
+      const me = mine !== "" && el.dataset.seat === mine;
+      if (el.matches(".seat, .sheet-row, .seat-list li")) el.classList.toggle("me", me);
+      if (me && el.dataset.you) el.textContent = el.dataset.you;
+    });
+    const seats = Array.from(f.querySelectorAll("#felt > .seat"));
+    const slots = SLOTS[seats.length];
+    if (slots) {
+      let start = seats.findIndex(function (el) { return el.dataset.seat === mine; });
+      if (start < 0) start = 0;
+      seats.forEach(function (el, i) {
+        const slot = slots[(i - start + seats.length) % seats.length];
+        el.className = el.className.replace(/\bslot-[a-z-]+/g, "").trim() + " slot-" + slot;
+      });
+    }
+    const area = document.getElementById("table-area");
+    if (area) area.classList.toggle("my-turn", r.dataset.myTurn === "true");
+    // The others' wrong show notice gives way to the player's own.
+    const notice = document.getElementById("table-notice");
+    if (notice && document.getElementById("my-notice")) {
+      notice.hidden = (notice.dataset.seats || "").split(" ").indexOf(mine) !== -1;
+    }
+    f.querySelectorAll(".invite-link").forEach(function (a) { a.textContent = a.href; });
+  }
+  function showPresence(seat, online) {
+    const el = document.querySelector('#felt > .seat[data-seat="' + seat + '"]');
+    if (!el) return;
+    el.classList.toggle("offline", !online);
+    const conn = el.querySelector(".conn");
+    if (!conn) return;
+    conn.classList.toggle("on", online);
+    const words = online ? conn.dataset.online : conn.dataset.offline;
+    if (words) {
+      conn.title = words;
+      const word = conn.querySelector(".conn-word");
+      if (word) word.textContent = words;
+    }
+  }
+  // A tap on a deck picks from it, when the player may.
+  document.addEventListener("click", function (evt) {
+    const pile = evt.target.closest ? evt.target.closest("#felt [data-pick]") : null;
+    if (pile) press(".act-" + pile.dataset.pick + " button");
+  });
 
   // A push tells only the moves of its own change: keep the line and the lists the page
   // shows, with the new entries first (a full view, fetched or answered, has them all).
@@ -83,9 +196,10 @@
     const line = fresh.querySelector("#last-move[data-carry]");
     const oldLine = current.querySelector("#last-move");
     if (line && oldLine && oldLine.dataset.version) {
-      line.textContent = oldLine.textContent;
-      line.dataset.version = oldLine.dataset.version;
-      line.removeAttribute("data-carry");
+      line.replaceWith(oldLine.cloneNode(true));
+      const kept = fresh.querySelector("#last-move");
+      kept.classList.remove("fresh");
+      delete kept.dataset.kind;
     }
     fresh.querySelectorAll("ol[data-partial]").forEach(function (list) {
       const old = current.querySelector("#" + list.id);
@@ -511,13 +625,20 @@
               return;
             }
             if (evt.from !== evt.to || evt.oldIndex !== evt.newIndex) {
-              refetchPending = false;  // the answer to the arrangement is the fresh view
-              pendingView = null;
+              // The arrangement's own fragment follows; a felt that came meanwhile applies now.
+              const feltBox = pendingFelt;
+              pendingFelt = null;
+              pendingSeat = null;
+              if (refetchPending) { refetchPending = false; refetch(); } else if (feltBox) { applyFelt(feltBox); }
               setTimeout(postArrangement, 0);
-            } else if (pendingView) {
-              const box = pendingView;
-              pendingView = null;
-              if (refetchPending) { refetchPending = false; refetch(); } else { applyView(box); }
+            } else if (pendingSeat || pendingFelt) {
+              const seatBox = pendingSeat;
+              const feltBox = pendingFelt;
+              pendingSeat = null;
+              pendingFelt = null;
+              if (refetchPending) { refetchPending = false; refetch(); return; }
+              if (seatBox) applySeat(seatBox);
+              if (feltBox) applyFelt(feltBox);
             } else if (refetchPending) {
               refetchPending = false;
               refetch();
@@ -563,8 +684,8 @@
   document.addEventListener("htmx:afterSwap", function () {
     if (document.getElementById("sort-hand")) applySort(sortOrder());
   });
-  document.addEventListener("DOMContentLoaded", wire);
-  document.addEventListener("htmx:afterSettle", wire);
+  document.addEventListener("DOMContentLoaded", settled);
+  document.addEventListener("htmx:afterSettle", settled);
   // Keep hidden inputs in step right before any form leaves the page.
   document.addEventListener("htmx:configRequest", function (evt) {
     const form = evt.detail.elt;
@@ -572,6 +693,11 @@
       syncForms();
       const data = new FormData(form);
       data.forEach(function (value, key) { evt.detail.parameters[key] = value; });
+      // The newest version the page shows (a fragment is not re-sent for a change that left
+      // it as it was, so its forms may carry an older one).
+      if (evt.detail.parameters.version !== undefined && shownVersion() >= 0) {
+        evt.detail.parameters.version = String(shownVersion());
+      }
     }
   });
 })();

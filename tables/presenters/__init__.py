@@ -2,7 +2,8 @@
 templates show. Presentation only: no rule is decided here.
 
 - ``cards``: card faces, money (rupees or chips, never minor units) and a player's words
-- ``table``: ``present_table``, the table page for one viewer
+- ``table``: ``present_felt`` (the felt every viewer shares) and ``present_seat`` (one
+  player's own fragment)
 - ``results``: result sheets, the game-over block, drop costs and wrong-show reasons
 """
 
@@ -24,7 +25,7 @@ from .cards import (
     variant_label,
 )
 from .results import wrong_show_reason
-from .table import present_table
+from .table import present_felt, present_seat, seat_fingerprint
 
 __all__ = [
     "MINUS",
@@ -37,7 +38,9 @@ __all__ = [
     "groups_faces",
     "money",
     "player_words",
-    "present_table",
+    "present_felt",
+    "present_seat",
+    "seat_fingerprint",
     "signed_money",
     "sort_codes",
     "variant_label",

@@ -9,7 +9,7 @@ hand. Presentation only: the events are the engine's."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy
@@ -43,6 +43,12 @@ class MoveLine:
     text: str
     card: CardFace | None = None
     who: str = ""
+    # The seat the line is about (the mover, or the starter of a deal) and the same line said
+    # to that player ("You took 6♠..."): the felt is shared by every seat, and the page shows
+    # ``you_text`` to the player it is about (``data-you``).
+    subject: int | None = None
+    you_text: str = ""
+    you_who: str = ""
 
 
 def _line(
@@ -142,21 +148,41 @@ def _said_to_you(line: MoveLine | None) -> MoveLine | None:
     return MoveLine(line.version, line.seat, line.kind, text, line.card, "you")
 
 
+def _subject(event: dict[str, Any]) -> int | None:
+    seat = event.get("starter") if event.get("type") == "deal_started" else event.get("seat")
+    return seat if isinstance(seat, int) and not isinstance(seat, bool) else None
+
+
 def move_lines(
-    moves: Iterable[dict[str, Any]], name: Callable[[int], str], cut: str | None
+    moves: Iterable[dict[str, Any]],
+    name: Callable[[int], str],
+    cut: str | None,
+    *,
+    said_to_subject: bool = False,
 ) -> list[MoveLine]:
     """The public lines of ``moves`` (oldest first), oldest first. ``name(seat)`` says who
-    ("You" for the viewer)."""
+    ("You" for the viewer). With ``said_to_subject`` every line also carries itself as said
+    to the player it is about (``you_text``, ``you_who``), for a felt every seat shares."""
     lines: list[MoveLine] = []
     for move in moves:
+        version = int(move.get("version") or 0)
         for event in move.get("events") or []:
-            line = _said_to_you(_line(event, int(move.get("version") or 0), name, cut))
-            if line is not None and line.seat is not None and not line.who:
-                line = MoveLine(
-                    line.version, line.seat, line.kind, line.text, line.card, name(line.seat)
-                )
-            if line is not None:
-                lines.append(line)
+            line = _said_to_you(_line(event, version, name, cut))
+            if line is None:
+                continue
+            if line.seat is not None and not line.who:
+                line = replace(line, who=name(line.seat))
+            subject = _subject(event)
+            if said_to_subject and subject is not None:
+                you = gettext("You")
+
+                def to_subject(seat: int, subject: int = subject, you: str = you) -> str:
+                    return you if seat == subject else name(seat)
+
+                mine = _said_to_you(_line(event, version, to_subject, cut))
+                if mine is not None:
+                    line = replace(line, subject=subject, you_text=mine.text, you_who=you)
+            lines.append(line)
     return lines
 
 

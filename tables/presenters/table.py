@@ -1,5 +1,14 @@
-"""The table page for one viewer: ``present_table`` turns ``selectors.table_for_viewer`` into
-what ``templates/tables/table.html`` shows. Presentation only: no rule is decided here."""
+"""The table page, in two parts every viewer's page puts together:
+
+- ``present_felt``: the viewer-neutral *felt* (the seats by their seat numbers, the decks, the
+  wild joker, what just happened, the open deck's history, the timers, the scores, the result
+  sheets), from the public view (``selectors.table_view_data`` with no viewer). It is rendered
+  once per change and language and shared by every seat and spectator; the page turns the ring
+  so that its viewer sits at the bottom and says "You" in the lines about its viewer.
+- ``present_seat``: one player's own *fragment* (the hand, the action bar with the drop cost,
+  the player's notices, the shoe commitment of a deal played), from that seat's view.
+
+Presentation only: no rule is decided here."""
 
 from __future__ import annotations
 
@@ -34,7 +43,7 @@ from .results import (
     wrong_show_reason,
 )
 
-__all__ = ["present_table", "seat_slots"]
+__all__ = ["present_felt", "present_seat", "seat_fingerprint", "seat_slots"]
 
 # Where each seat sits around the oval felt, the viewer (or the first seat) at the bottom and
 # the others clockwise from the viewer's left.
@@ -87,103 +96,103 @@ _DEADLINE_LABELS = {
 }
 
 
-def present_table(*, data: dict[str, Any], user: Any, now: float) -> dict[str, Any]:
-    """Everything the table template shows to ``user``, from ``selectors.table_for_viewer``."""
-    from tables.rules.melds import classify_group
-
-    table = data["table"]
+def _stake_display(data: dict[str, Any], variant: str) -> str:
     template = data["template"]
-    game = data["game"]
-    view = data["view"]
-    currency = data["currency"]
-    my_seat = data["my_seat"]
-    rules = data.get("rules")
-    variant = game.variant if game is not None else template.variant
-    classic = variant == "classic"
     stake = data["stake"] or (template.point_value if variant == "points" else template.entry_fee)
-    seats = data["seats"]
-    names = {s["seat_no"]: s for s in seats}
-    t: dict[str, Any] = {
-        "table": table,
-        "game": game,
-        "variant": variant,
-        "variant_label": variant_label(variant),
-        "stake_display": (
-            gettext("%(amount)s buy-in") % {"amount": money(stake, currency)}
-            if variant == "points"
-            else money(stake, currency)
-        ),
-        "version": data["version"],
-        "commitment": data.get("commitment"),
-        "my_seat": my_seat,
-        "is_pool": variant in ("pool101", "pool201"),
-        "is_deals": variant == "deals",
-        "is_classic": classic,
-        # Classic rummy plays "hands"; the 13-card games play "deals".
-        "deal_word": "hand" if classic else "deal",
-        "view": view or {},
-        "seats_max": data["seats_max"],
-        "seats_min": template.seats_min,
-        "allowed": set(data["allowed"]),
-        "joinable": data["can_join"],
-        "leave_confirm": (
-            gettext(
-                "Leaving takes you out of this hand and the rest of the ring game: the cards "
-                "you hold count against you and nothing is refunded. Leave?"
-            )
-            if classic
-            else gettext("Leaving counts as a drop in this deal and refunds nothing. Leave?")
-        ),
-    }
-    t["seats"] = [
-        {"seat": s["seat_no"], "name": s["name"], "is_bot": s["is_bot"], "is_me": s["me"]}
-        for s in seats
-        if not s["left"]
-    ]
-    t["seated_count"] = len(t["seats"])
-    t["waiting"] = data["game_status"] in (None, "waiting")
+    if variant == "points":
+        return gettext("%(amount)s buy-in") % {"amount": money(stake, data["currency"])}
+    return money(stake, data["currency"])
+
+
+def _names(data: dict[str, Any]) -> Any:
+    names = {s["seat_no"]: s for s in data["seats"]}
+
+    def name_of(seat: int) -> str:
+        s = names.get(seat)
+        return str(s["name"]) if s is not None else gettext("Seat %(seat)s") % {"seat": seat}
+
+    return names, name_of
+
+
+def _deadline(t: dict[str, Any], data: dict[str, Any], now: float) -> None:
+    view = data["view"]
     if data["deadline"] is not None:
         t["deadline"] = data["deadline"].timestamp()
         t["deadline_kind"] = data["deadline_kind"]
         t["seconds_left"] = format_seconds_left(t["deadline"], now)
-    if data["can_leave"]:
-        t["allowed"].add("leave")
     if view is not None and view.get("deadline") is not None:
         # The engine's own deadline (the turn, the meld window, the break), not a computer
         # player's think time.
         t["deadline"] = view["deadline"]
         t["deadline_kind"] = view.get("deadline_kind") or ""
         t["seconds_left"] = format_seconds_left(t["deadline"], now)
+
+
+def present_felt(
+    *,
+    data: dict[str, Any],
+    now: float,
+    viewer_seat: int | None = None,
+    online: dict[int, bool] | None = None,
+) -> dict[str, Any]:
+    """The felt every viewer shares, from the public view (``table_view_data(user=None)``).
+
+    ``viewer_seat`` only turns the ring for a page rendered whole for one player (the page
+    turns a pushed felt itself); ``online`` overrides the seats' connection badges with the
+    sockets open now (``presence``)."""
+    table = data["table"]
+    template = data["template"]
+    game = data["game"]
+    view = data["view"]
+    currency = data["currency"]
+    rules = data.get("rules")
+    variant = game.variant if game is not None else template.variant
+    classic = variant == "classic"
+    names, name_of = _names(data)
+    t: dict[str, Any] = {
+        "table": table,
+        "game": game,
+        "variant": variant,
+        "variant_label": variant_label(variant),
+        "stake_display": _stake_display(data, variant),
+        "version": data["version"],
+        "is_pool": variant in ("pool101", "pool201"),
+        "is_deals": variant == "deals",
+        "is_classic": classic,
+        "view": view or {},
+        "seats_max": data["seats_max"],
+        "seats_min": template.seats_min,
+        "join_open": data["join_open"],
+        "grace_s": f"{float(settings.DEADLINE_GRACE_S):g}",
+    }
+    t["seats"] = [
+        {"seat": s["seat_no"], "name": s["name"], "is_bot": s["is_bot"]}
+        for s in data["seats"]
+        if not s["left"]
+    ]
+    t["seated_count"] = len(t["seats"])
+    t["waiting"] = data["game_status"] in (None, "waiting")
+    _deadline(t, data, now)
     t["deadline_label"] = str(_DEADLINE_LABELS.get(t.get("deadline_kind") or "", ""))
     if classic and t.get("deadline_kind") == "break":
         t["deadline_label"] = gettext("next hand in")
-    t["grace_s"] = f"{float(settings.DEADLINE_GRACE_S):g}"
     if view is not None and (view.get("deal") or {}).get("in_extra_time"):
         t["deadline_label"] = gettext("extra time")
     if view is None:
         return t
     t["deals_count"] = view.get("hands_count") if classic else view.get("deals_count")
-
-    def name_of(seat: int) -> str:
-        s = names.get(seat)
-        return str(s["name"]) if s is not None else gettext("Seat %(seat)s") % {"seat": seat}
-
     prize = view.get("prize") or {}
     if prize.get("net"):
         t["prize_display"] = money(prize["net"], currency)
     deal = view.get("deal")
     cut = deal.get("cut_joker") if deal else None
-    meld = meld_settings_of(rules)
     t["deal"] = deal
     t["cut"] = card_face(cut) if cut else None
     t["open_top"] = card_face(deal.get("open_top"), cut) if deal else None
     turn = deal.get("turn") if deal else None
-    # What just happened: the public lines of the newest moves (a push: its own change's).
-    lines = move_lines(
-        data.get("moves") or [],
-        lambda seat: gettext("You") if seat == my_seat else name_of(seat),
-        cut,
-    )
+    # What just happened: the public lines of the newest moves (a push: its own change's),
+    # each also said to the player it is about.
+    lines = move_lines(data.get("moves") or [], name_of, cut, said_to_subject=True)
     last = lines[-1] if lines else None
     t["moves_partial"] = bool(data.get("moves_partial"))
     t["last_move"] = last
@@ -191,44 +200,40 @@ def present_table(*, data: dict[str, Any], user: Any, now: float) -> dict[str, A
     t["last_move_fresh"] = last is not None and last.version == data["version"]
     t["discards"] = recent_discards(lines)
     t["recent_lines"] = list(reversed(lines))[:6]
-    slots = seat_slots([p["seat"] for p in view.get("players", [])], my_seat)
+    slots = seat_slots([p["seat"] for p in view.get("players", [])], viewer_seat)
     in_extra = bool((deal or {}).get("in_extra_time"))
     turn_total = getattr(rules, "extra_time_s" if in_extra else "turn_s", None) or 30
-    t["players"] = [
-        {
-            **p,
-            "name": name_of(p["seat"]),
-            "is_bot": bool(names.get(p["seat"]) and names[p["seat"]]["is_bot"]),
-            "is_me": p["seat"] == my_seat,
-            "is_turn": p["seat"] == turn and view.get("phase") == "turn",
-            "slot": slots.get(p["seat"], "bottom"),
-            "just_moved": bool(t["last_move_fresh"] and last and last.seat == p["seat"]),
-            "extra_s": round(float(p.get("extra_time") or 0)),
-            "deal_status_label": str(_DEAL_STATUS_WORDS.get(str(p.get("deal_status") or ""), "")),
-            "status_label": str(_STATUS_WORDS.get(str(p.get("status")), p.get("status") or "")),
-        }
-        for p in view.get("players", [])
-    ]
+    players = []
+    for p in view.get("players", []):
+        seat = p["seat"]
+        bot = bool(names.get(seat) and names[seat]["is_bot"])
+        connected = p.get("connected", True)
+        if online is not None and not bot:
+            connected = online.get(seat, False)
+        players.append(
+            {
+                **p,
+                "connected": connected,
+                "name": name_of(seat),
+                "is_bot": bot,
+                "is_me": seat == viewer_seat,
+                "is_turn": seat == turn and view.get("phase") == "turn",
+                "slot": slots.get(seat, "bottom"),
+                "just_moved": bool(t["last_move_fresh"] and last and last.seat == seat),
+                "extra_s": round(float(p.get("extra_time") or 0)),
+                "deal_status_label": str(
+                    _DEAL_STATUS_WORDS.get(str(p.get("deal_status") or ""), "")
+                ),
+                "status_label": str(_STATUS_WORDS.get(str(p.get("status")), p.get("status") or "")),
+            }
+        )
+    t["players"] = players
     t["turn_total"] = f"{float(turn_total):g}"
     t["in_extra_time"] = in_extra
-    t["my_turn"] = any(p["is_turn"] and p["is_me"] for p in t["players"])
-    t["turn_name"] = next((p["name"] for p in t["players"] if p["is_turn"]), "")
-    hand = view.get("hand")
-    # While the deal is played a wrong show is told in a notice; after it, the sheet says why.
+    t["turn_seat"] = next((p["seat"] for p in players if p["is_turn"]), None)
+    t["turn_name"] = next((p["name"] for p in players if p["is_turn"]), "")
     in_play = view.get("phase") in ("turn", "meld")
-    if hand and classic:
-        t["hand"] = {
-            **hand,
-            "count": hand.get("points"),
-            "groups": [
-                {
-                    "cards": faces(sort_codes(hand.get("cards") or [])),
-                    "kind": "hand",
-                    "kind_label": "",
-                    "valid": False,
-                }
-            ],
-        }
+    if classic:
         t["melds"] = [
             {
                 **m,
@@ -238,43 +243,18 @@ def present_table(*, data: dict[str, Any], user: Any, now: float) -> dict[str, A
             }
             for m in (deal or {}).get("melds", [])
         ]
-    elif hand and cut:
-        groups = []
-        picked = hand.get("picked")
-        for group in hand.get("groups") or []:
-            kind = classify_group(group, cut, settings=meld).value if len(group) >= 3 else "invalid"
-            cards = faces(group, cut)
-            for i, face in enumerate(cards):
-                if picked and face.code == picked:
-                    cards[i] = replace(face, picked=True)  # the card just picked, marked once
-                    picked = None
-            groups.append(
-                {
-                    "cards": cards,
-                    "kind": kind,
-                    "kind_label": str(KIND_LABELS.get(kind, kind.replace("_", " "))),
-                    "valid": kind != "invalid",
-                }
-            )
-        t["hand"] = {**hand, "groups": groups}
-        if hand.get("status") == "wrong_show" and in_play:
-            declared, _finish = split_finish(hand.get("groups") or [], 14)
-            t["notice"] = gettext(
-                "Your show was wrong: %(reason)s You score %(points)s points for this deal and "
-                "sit it out."
-            ) % {
-                "reason": wrong_show_reason(declared, cut, meld),
-                "points": rule(rules, "wrong_show", 80),
-            }
-    if deal and not classic:
-        t["drop"] = drop_info(view, rules, my_seat, variant, currency)
-        wrong = [p["name"] for p in t["players"] if p.get("deal_status") == "wrong_show"]
-        if wrong and in_play and "notice" not in t:
+    else:
+        wrong = [p for p in players if p.get("deal_status") == "wrong_show"]
+        if wrong and in_play:
+            t["wrong_show_seats"] = [p["seat"] for p in wrong]
             t["notice"] = ngettext(
                 "%(names)s made a wrong show and scores %(points)s points.",
                 "%(names)s made a wrong show and score %(points)s points.",
                 len(wrong),
-            ) % {"names": names_and(wrong), "points": rule(rules, "wrong_show", 80)}
+            ) % {
+                "names": names_and([p["name"] for p in wrong]),
+                "points": rule(rules, "wrong_show", 80),
+            }
     show = deal.get("show") if deal else None
     if show:
         t["show"] = {"name": name_of(show["seat"]), "groups": groups_faces(show["groups"], cut)}
@@ -300,18 +280,18 @@ def present_table(*, data: dict[str, Any], user: Any, now: float) -> dict[str, A
             "totals_label": gettext("Chips") if variant == "deals" else gettext("Total"),
         }
     money_by_seat = seat_money(data)
-    last = view.get("last_deal")
-    if last:
+    last_deal = view.get("last_deal")
+    if last_deal:
         sheet = ResultSheet(
             view=view,
             rules=rules,
             variant=variant,
             currency=currency,
             name_of=name_of,
-            my_seat=my_seat,
+            my_seat=viewer_seat,
             money_by_seat=money_by_seat,
         )
-        t["last_deal"] = sheet.present(last, cut)
+        t["last_deal"] = sheet.present(last_deal, cut)
     rejoin = view.get("rejoin")
     if rejoin:
         t["rejoin"] = {**rejoin, "amount_display": money(rejoin.get("amount"), currency)}
@@ -342,3 +322,121 @@ def present_table(*, data: dict[str, Any], user: Any, now: float) -> dict[str, A
             money_by_seat=money_by_seat,
         )
     return t
+
+
+def present_seat(*, data: dict[str, Any], now: float) -> dict[str, Any]:
+    """One player's own fragment, from that seat's view (``table_view_data(user=...)``): the
+    hand with its groups and the live count, the actions allowed now (the drop's cost with
+    them), the player's own notice, the shoe commitment, and leaving or joining."""
+    from tables.rules.melds import classify_group
+
+    table = data["table"]
+    template = data["template"]
+    game = data["game"]
+    view = data["view"]
+    currency = data["currency"]
+    my_seat = data["my_seat"]
+    rules = data.get("rules")
+    variant = game.variant if game is not None else template.variant
+    classic = variant == "classic"
+    s: dict[str, Any] = {
+        "table": table,
+        "variant": variant,
+        "is_classic": classic,
+        "version": data["version"],
+        "my_seat": my_seat,
+        "allowed": set(data["allowed"]),
+        "waiting": data["game_status"] in (None, "waiting"),
+        "commitment": data.get("commitment"),
+        "grace_s": f"{float(settings.DEADLINE_GRACE_S):g}",
+        "leave_confirm": (
+            gettext(
+                "Leaving takes you out of this hand and the rest of the ring game: the cards "
+                "you hold count against you and nothing is refunded. Leave?"
+            )
+            if classic
+            else gettext("Leaving counts as a drop in this deal and refunds nothing. Leave?")
+        ),
+        "private_host": (
+            table.is_private
+            and table.host_id == data["user_id"]
+            and my_seat is not None
+            and data["game_status"] in (None, "waiting")
+        ),
+    }
+    if data["can_leave"]:
+        s["allowed"].add("leave")
+    if view is None:
+        return s
+    _names_by_seat, name_of = _names(data)
+    deal = view.get("deal")
+    cut = deal.get("cut_joker") if deal else None
+    turn = deal.get("turn") if deal else None
+    s["my_turn"] = my_seat is not None and turn == my_seat and view.get("phase") == "turn"
+    if s["my_turn"] and view.get("deadline") is not None:
+        s["my_deadline"] = view["deadline"]
+    hand = view.get("hand")
+    # While the deal is played a wrong show is told in a notice; after it, the sheet says why.
+    in_play = view.get("phase") in ("turn", "meld")
+    if hand and classic:
+        s["hand"] = {
+            **hand,
+            "count": hand.get("points"),
+            "groups": [
+                {
+                    "cards": faces(sort_codes(hand.get("cards") or [])),
+                    "kind": "hand",
+                    "kind_label": "",
+                    "valid": False,
+                }
+            ],
+        }
+        if "lay_off" in s["allowed"]:
+            s["melds"] = [
+                {
+                    "id": m["id"],
+                    "label": gettext("%(kind)s of %(owner)s")
+                    % {"kind": classic_meld_label(m.get("kind")), "owner": name_of(m["owner"])},
+                    "cards": " ".join(str(c) for c in m["cards"]),
+                }
+                for m in (deal or {}).get("melds", [])
+            ]
+    elif hand and cut:
+        meld = meld_settings_of(rules)
+        groups = []
+        picked = hand.get("picked")
+        for group in hand.get("groups") or []:
+            kind = classify_group(group, cut, settings=meld).value if len(group) >= 3 else "invalid"
+            cards = faces(group, cut)
+            for i, face in enumerate(cards):
+                if picked and face.code == picked:
+                    cards[i] = replace(face, picked=True)  # the card just picked, marked once
+                    picked = None
+            groups.append(
+                {
+                    "cards": cards,
+                    "kind": kind,
+                    "kind_label": str(KIND_LABELS.get(kind, kind.replace("_", " "))),
+                    "valid": kind != "invalid",
+                }
+            )
+        s["hand"] = {**hand, "groups": groups}
+        if hand.get("status") == "wrong_show" and in_play:
+            declared, _finish = split_finish(hand.get("groups") or [], 14)
+            s["notice"] = gettext(
+                "Your show was wrong: %(reason)s You score %(points)s points for this deal and "
+                "sit it out."
+            ) % {
+                "reason": wrong_show_reason(declared, cut, meld),
+                "points": rule(rules, "wrong_show", 80),
+            }
+    if deal and not classic:
+        s["drop"] = drop_info(view, rules, my_seat, variant, currency)
+    return s
+
+
+def seat_fingerprint(seat: dict[str, Any]) -> str:
+    """What a seat's fragment shows, as a string: equal fingerprints render the same fragment
+    (the version aside: the page fills it into the forms when they are sent)."""
+    shown = {k: sorted(v) if isinstance(v, set) else v for k, v in seat.items()}
+    return repr(sorted((k, v) for k, v in shown.items() if k not in ("version", "table")))

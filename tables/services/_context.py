@@ -75,9 +75,29 @@ class Ctx:
     _state_stale: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
     start_version: int = -1  # the version the game was at when locked
+    _start_state: Any = None
+    _start_captured: bool = False
+    _start_lobby: tuple[str, str, int] = ("", "", 0)
 
     def __post_init__(self) -> None:
         self.start_version = self.game.version
+        self._start_lobby = self._lobby_facts()
+
+    def _lobby_facts(self) -> tuple[str, str, int]:
+        """What the lobby shows of this table: its status, the game's, the seats taken."""
+        taken = sum(1 for s in self.seats if s.left_at is None)
+        return (str(self.table.status), str(self.game.status), taken)
+
+    def lobby_changed(self) -> bool:
+        """Whether this change moved anything the lobby shows (seating or status)."""
+        return self._lobby_facts() != self._start_lobby
+
+    @property
+    def start_state(self) -> Any:
+        """The decoded state at ``start_version`` (``None`` before the game began)."""
+        if not self._start_captured:
+            return self.state
+        return self._start_state
 
     @property
     def engine(self) -> Any:
@@ -99,6 +119,9 @@ class Ctx:
 
     @state.setter
     def state(self, value: Any) -> None:
+        if not self._start_captured:  # kept for the pushes: what changed for each seat
+            self._start_state = self.state
+            self._start_captured = True
         self._state = value
         self._state_stale = True  # encoded once, when saved (``state_json``)
 

@@ -21,8 +21,8 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from ..engines import game_state_remember, state_key
+from ..events import UNKNOWN_DEAL, TableMoved, table_moved_publish
 from ..models import LIVE_GAME_STATUSES, Deal, GameStatus, TableStatus
-from ..realtime import UNKNOWN_DEAL, TableMoved, table_push
 from ..rules import fairness
 from . import _context
 from ._context import (
@@ -203,15 +203,17 @@ def save_game(ctx: Ctx) -> None:
         game=ctx.game,
         seats=tuple(ctx.seats),
         state=ctx.state,
+        state_before=ctx.start_state,
         from_version=ctx.start_version,
         deal=ctx.extra.get("last_deal", UNKNOWN_DEAL),
         moves=tuple(ctx.extra.get("moves", ())),
         money_moved=bool(ctx.extra.get("money_moved")) or ctx.game.status != GameStatus.RUNNING,
+        lobby_changed=ctx.lobby_changed(),
     )
 
     def after_commit() -> None:
         game_state_remember(key=key, state=moved.state)
-        table_push(moved)
+        table_moved_publish(moved)
         if deadline is not None and django_settings.TIMERS_BACKEND == "celery":
             timer_schedule(game_id=game_id, version=version, deadline=deadline)
 
