@@ -39,9 +39,10 @@ from urllib.parse import urlparse
 import httpx
 import websockets
 
-PUSH = re.compile(r'id="table-push" data-from="(\d+)" data-version="(\d+)"')
+FELT = re.compile(r'id="felt-push" data-from="(\d+)" data-version="(\d+)"')
+SEAT_PUSH = re.compile(r'id="seat-push" data-version="(\d+)"')
 SYNC = re.compile(r'id="table-sync"[^>]*data-version="(\d+)"')
-ROOT_VERSION = re.compile(r'id="table-root"[^>]*data-version="(\d+)"')
+ROOT_VERSION = re.compile(r'id="felt-root"[^>]*data-version="(\d+)"')
 ACTION = re.compile(r'name="action" value="([a-z_]+)"')
 HAND = re.compile(r'id="my-hand".*', re.S)
 CODE = re.compile(r'data-code="([0-9AJQKTSHDC]{2,3})"')
@@ -55,8 +56,8 @@ class Seat:
     session: str
     base: str
     csrf: str = field(default_factory=lambda: secrets.token_hex(16))
-    html: str = ""  # the newest view this seat was pushed (or answered)
-    version: int = 0
+    html: str = ""  # the newest own fragment this seat was pushed (or fetched)
+    version: int = 0  # the felt's version the seat shows
     heard: dict[int, float] = field(default_factory=dict)  # version -> when it first arrived
     waiters: list[tuple[int, asyncio.Future[float]]] = field(default_factory=list)
 
@@ -66,8 +67,10 @@ class Seat:
 
     def saw(self, version: int, html: str, at: float) -> None:
         self.heard.setdefault(version, at)
-        if version > self.version or (version == self.version and html):
-            self.version, self.html = version, html
+        if html:
+            self.html = html
+        if version > self.version:
+            self.version = version
         for wanted, future in list(self.waiters):
             if version >= wanted and not future.done():
                 future.set_result(at)
@@ -90,17 +93,38 @@ class Stats:
     errors: int = 0
     socket_errors: int = 0
     actions: int = 0
+    gaps: int = 0  # felt frames that did not follow what the seat showed: re-fetched
+    frames: list[int] = field(default_factory=list)  # bytes of every frame a seat received
+    move_bytes: int = 0  # bytes of all frames to every socket
+    lobby_frames: int = 0
+    lobby_bytes: int = 0
 
 
 async def listen(seat: Seat, stop: asyncio.Event, ready: asyncio.Event, stats: Stats) -> None:
     try:
-        await _listen(seat, stop, ready)
+        await _listen(seat, stop, ready, stats)
     except (OSError, websockets.WebSocketException):
         stats.socket_errors += 1
         ready.set()
 
 
-async def _listen(seat: Seat, stop: asyncio.Event, ready: asyncio.Event) -> None:
+async def watch_lobby(base: str, stop: asyncio.Event, stats: Stats) -> None:
+    """A lobby page's socket: counts what it is sent (the page fetches nothing on a push)."""
+    host = urlparse(base)
+    try:
+        async with websockets.connect(f"ws://{host.netloc}/ws/lobby/", max_size=2**22) as ws:
+            while not stop.is_set():
+                try:
+                    text = await asyncio.wait_for(ws.recv(), timeout=1.0)
+                except TimeoutError:
+                    continue
+                stats.lobby_frames += 1
+                stats.lobby_bytes += len(text)
+    except (OSError, websockets.WebSocketException):
+        stats.socket_errors += 1
+
+
+async def _listen(seat: Seat, stop: asyncio.Event, ready: asyncio.Event, stats: Stats) -> None:
     host = urlparse(seat.base)
     uri = f"ws://{host.netloc}/ws/tables/{seat.table_id}/"
     headers = {"Cookie": f"sessionid={seat.session}", "Origin": seat.base}
@@ -114,9 +138,22 @@ async def _listen(seat: Seat, stop: asyncio.Event, ready: asyncio.Event) -> None
             now = time.perf_counter()
             if isinstance(text, bytes):
                 text = text.decode()
-            match = PUSH.search(text)
+            if seat.seat:  # a spectator's frames are counted in the move's bytes only
+                stats.frames.append(len(text.encode()))
+            stats.move_bytes += len(text.encode())
+            match = FELT.search(text)
             if match:
-                seat.saw(int(match.group(2)), text, now)
+                before, after = int(match.group(1)), int(match.group(2))
+                if before != seat.version and after > seat.version:
+                    stats.gaps += 1
+                    seat.saw(after, "", now)
+                    await refetch(seat)
+                else:
+                    seat.saw(after, "", now)
+                continue
+            match = SEAT_PUSH.search(text)
+            if match:
+                seat.saw(int(match.group(1)), text, now)
                 continue
             match = SYNC.search(text)
             if match and int(match.group(1)) > seat.version:
@@ -175,7 +212,8 @@ async def play_table(
             await asyncio.sleep(0.2)
             continue
         client = client_for[actor.base]
-        data = {**move, "version": str(actor.version)}
+        before = actor.version
+        data = {**move, "version": str(before)}
         started = time.perf_counter()
         try:
             response = await client.post(
@@ -188,16 +226,17 @@ async def play_table(
             await asyncio.sleep(args.interval)
             continue
         elapsed = time.perf_counter() - started
-        match = ROOT_VERSION.search(response.text)
-        if response.status_code != 200 or not match:
+        if response.status_code not in (200, 204):
             stats.errors += 1
             await refetch(actor)
             await asyncio.sleep(args.interval)
             continue
         stats.posts.append(elapsed)
         stats.actions += 1
-        version = int(match.group(1))
-        actor.saw(version, response.text, time.perf_counter())
+        # 204: the push brings the mover's fragment; 200: the answer is the fragment.
+        version = before + 1
+        if response.status_code == 200:
+            actor.saw(actor.version, response.text, time.perf_counter())
         others = [s for s in seats if s is not actor]
         waits = [asyncio.wait_for(s.heard_by(version), PUSH_TIMEOUT) for s in others]
         for result in await asyncio.gather(*waits, return_exceptions=True):
@@ -234,6 +273,16 @@ async def pg_connections(url: str | None, stop: asyncio.Event, peak: list[int]) 
             await asyncio.sleep(0.5)
 
 
+def rss_kib(pids: list[int]) -> list[int]:
+    out = []
+    for pid in pids:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    out.append(int(line.split()[1]))
+    return out
+
+
 def pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -253,6 +302,14 @@ async def run_level(tables: list[dict[str, Any]], args: Any) -> dict[str, Any]:
     stop = asyncio.Event()
     stats = Stats()
     listeners = []
+    # One logged-in spectator per ``--spectators-per`` tables: a player of the next table.
+    for i in range(0, len(seats_by_table), args.spectators_per or len(seats_by_table) + 1):
+        other = seats_by_table[(i + 1) % len(seats_by_table)][0]
+        watcher = Seat(seats_by_table[i][0].table_id, 0, other.session, other.base)
+        ready = asyncio.Event()
+        listeners.append(asyncio.create_task(listen(watcher, stop, ready, stats)))
+    for i in range(args.lobby):
+        listeners.append(asyncio.create_task(watch_lobby(urls[i % len(urls)], stop, stats)))
     for seats in seats_by_table:  # players arrive a table at a time, as pages load
         readies = []
         for seat in seats:
@@ -271,10 +328,13 @@ async def run_level(tables: list[dict[str, Any]], args: Any) -> dict[str, Any]:
         asyncio.create_task(play_table(seats, clients, args, stats, stop))
         for seats in seats_by_table
     ]
+    stats.frames.clear()
+    stats.move_bytes = stats.lobby_frames = stats.lobby_bytes = 0
     await asyncio.sleep(args.duration)
     stop.set()
     wall = time.perf_counter() - started
     cpu = cpu_seconds(args.pids) - cpu_before
+    rss = rss_kib(args.pids)
     await asyncio.gather(*players, return_exceptions=True)
     await asyncio.gather(*listeners, watcher, return_exceptions=True)
     for client in clients.values():
@@ -288,6 +348,15 @@ async def run_level(tables: list[dict[str, Any]], args: Any) -> dict[str, Any]:
         "errors": stats.errors + stats.socket_errors,
         "cpu_ms_per_action": (cpu / stats.actions * 1000) if stats.actions and args.pids else None,
         "pg_connections_peak": peak[0] if args.database_url else None,
+        "gaps": stats.gaps,
+        "frame_median_bytes": sorted(stats.frames)[len(stats.frames) // 2] / 1000
+        if stats.frames
+        else 0,
+        "bytes_per_action": stats.move_bytes / stats.actions if stats.actions else 0,
+        "lobby_frames": stats.lobby_frames,
+        "lobby_frames_per_s": stats.lobby_frames / wall / max(1, args.lobby),
+        "rss_kib": rss,
+        "sockets": sum(len(s) for s in seats_by_table) + args.lobby,
     }
 
 
@@ -300,13 +369,18 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=60.0)
     parser.add_argument("--pids", default="")
     parser.add_argument("--database-url", default=None)
+    parser.add_argument("--lobby", type=int, default=0, help="lobby sockets open all along")
+    parser.add_argument(
+        "--spectators-per", type=int, default=10, help="one spectator per this many tables"
+    )
     args = parser.parse_args()
     args.pids = [int(p) for p in args.pids.split(",") if p]
     with open(args.fixture) as handle:
         fixture = json.load(handle)
     print(
         "tables  actions/s  POST p50/p95/p99 ms     push p50/p99 ms   lost  errors"
-        "  CPU ms/action  PG conns"
+        "  CPU ms/action  PG conns  gaps  frame p50 KB  bytes/action  lobby frames/s/socket"
+        "  RSS KiB"
     )
     for level in [int(x) for x in args.levels.split(",")]:
         if level > len(fixture):
@@ -318,7 +392,9 @@ def main() -> None:
         q50, q99 = r["push_ms"]
         print(
             f"{r['tables']:6d}  {r['actions_per_s']:9.1f}  {p50:6.0f} /{p95:6.0f} /{p99:6.0f}"
-            f"   {q50:7.0f} /{q99:6.0f}   {r['lost']:5d}  {r['errors']:6d}  {cpu:>13}  {conns:>8}",
+            f"   {q50:7.0f} /{q99:6.0f}   {r['lost']:5d}  {r['errors']:6d}  {cpu:>13}  {conns:>8}"
+            f"  {r['gaps']:4d}  {r['frame_median_bytes']:12.1f}  {r['bytes_per_action']:12.0f}"
+            f"  {r['lobby_frames_per_s']:21.2f}  {r['rss_kib']}",
             flush=True,
         )
 

@@ -274,6 +274,11 @@ TIMERS_BACKEND = os.environ.get("TIMERS_BACKEND", "celery" if REDIS_URL else "lo
 # Seconds a player's deadline (turn, extra time, meld window, rejoin and split offers) is held
 # open for network delay: a move that arrives later is judged after the timeout (RULES.md).
 DEADLINE_GRACE_S = float(os.environ.get("DEADLINE_GRACE_S", "0.5"))
+# Seconds a player may be without a socket at a table (a reload) before the disconnection
+# policy hears of it as a move; the seat's badge turns offline at once.
+PRESENCE_GRACE_S = float(os.environ.get("PRESENCE_GRACE_S", "5"))
+# The lobby's counts are pushed at most once this often per process (tables/lobby.py).
+LOBBY_PUSH_INTERVAL_S = float(os.environ.get("LOBBY_PUSH_INTERVAL_S", "1"))
 # The most tables one player may sit at at once (Play now and joins by link); one seat per
 # template's tables in any case.
 SEATS_PER_PLAYER_MAX = int(os.environ.get("SEATS_PER_PLAYER_MAX", "3"))

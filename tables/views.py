@@ -164,7 +164,8 @@ def _seat_answer(request: HttpRequest, table: Table, *, error: str, status: int)
     mine = selectors.table_for_viewer(table=table, user=request.user)
     context = {"s": presenters.present_seat(data=mine, now=time.time()), "error": error}
     context["oob"] = True
-    return render(request, SEAT, context, status=status)
+    # Only the parts, out of band, whatever the request asked to swap.
+    return reswap(render(request, SEAT, context, status=status), "none")
 
 
 @require_GET

@@ -54,3 +54,10 @@ def user_factory(db: Any, password: str) -> Callable[..., Any]:
 @pytest.fixture
 def player(user_factory: Callable[..., Any]) -> Any:
     return user_factory()
+
+
+@pytest.fixture(autouse=True)
+def _lobby_pushed_at_once(settings: Any) -> None:
+    """Every lobby change is pushed at once in the tests (each test runs its own event loop,
+    which a push gathered for later could outlive); ``test_lobby_push`` tests the gathering."""
+    settings.LOBBY_PUSH_INTERVAL_S = 0

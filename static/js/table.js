@@ -78,7 +78,7 @@
       const shown = shownVersion();
       if (to <= shown) return;
       if (from !== shown) { refetch(); return; }  // a push was missed
-      if (!box.querySelector("#felt-root")) { felt().dataset.version = String(to); return; }
+      if (!box.querySelector("#felt-root")) { felt().dataset.version = String(to); settled(); return; }
       if (dragging) { pendingFelt = box; return; }  // applied when the card is dropped
       applyFelt(box);
     } else if (text.indexOf('id="seat-push"') !== -1) {
@@ -100,6 +100,7 @@
     const current = felt();
     if (!fresh || !current) { refetch(); return; }
     carryOver(current, fresh);
+    const active = document.activeElement;  // moving the player's parts blurs it
     PARTS.forEach(function (id) {
       const place = fresh.querySelector("#" + id);
       if (!place) return;
@@ -109,6 +110,9 @@
     });
     current.replaceWith(fresh);
     htmx.process(fresh);
+    if (active && active !== document.activeElement && document.contains(active)) {
+      active.focus({ preventScroll: true });
+    }
     settled();
   }
   function applySeat(box) {
@@ -131,6 +135,7 @@
     personalise();
     reopenDetails();
     wire();
+    tick();  // the timers and the ring of what was just swapped in, at once
   }
 
   // The felt as this viewer sees it: the viewer's seat at the bottom, the viewer's marks, and
@@ -145,6 +150,7 @@
       r.dataset.myTurn = top.dataset.myTurn || "false";
       if (top.dataset.myDeadline) r.dataset.myDeadline = top.dataset.myDeadline; else delete r.dataset.myDeadline;
     }
+    r.dataset.version = f.dataset.version;  // the version the page shows
     const mine = r.dataset.mySeat || "";
     f.querySelectorAll("[data-seat]").forEach(function (el) {
       const me = mine !== "" && el.dataset.seat === mine;

@@ -181,7 +181,9 @@ def move_lines(
 
                 mine = _said_to_you(_line(event, version, to_subject, cut))
                 if mine is not None:
-                    line = replace(line, subject=subject, you_text=mine.text, you_who=you)
+                    line = replace(
+                        line, subject=subject, you_text=mine.text, you_who=mine.who or you
+                    )
             lines.append(line)
     return lines
 

@@ -54,11 +54,18 @@ def spectator_headers(user_factory: Any) -> list[tuple[bytes, bytes]]:
     return _cookie_for(user_factory())
 
 
-def _push(message: str) -> tuple[int, int, str]:
-    """(from version, version, the pushed partial) of a pushed view."""
-    match = re.search(r'id="table-push" data-from="(\d+)" data-version="(\d+)"', message)
+def _felt(message: str) -> tuple[int, int, str]:
+    """(from version, version, the pushed felt) of a felt frame."""
+    match = re.search(r'id="felt-push" data-from="(\d+)" data-version="(\d+)"', message)
     assert match, message[:200]
     return int(match.group(1)), int(match.group(2)), message[match.end() :]
+
+
+def _seat(message: str) -> tuple[int, str]:
+    """(version, the pushed parts) of a seat's fragment."""
+    match = re.search(r'id="seat-push" data-version="(\d+)"', message)
+    assert match, message[:200]
+    return int(match.group(1)), message[match.end() :]
 
 
 def _codes_in(html: str) -> set[str]:
@@ -70,97 +77,167 @@ def _public_cards(t: Any) -> set[str]:
     return {c for c in (deal.get("open_top"), deal.get("cut_joker")) if c}
 
 
-def test_a_socket_gets_the_current_version_then_every_new_view(two, spectator_headers):
-    async def scenario() -> tuple[int, tuple[int, int, str]]:
+async def _connected(ws: WebsocketCommunicator) -> int:
+    """Connect and read until the current version (a seated socket may first hear its own
+    seat's badge)."""
+    connected, _ = await ws.connect()
+    assert connected
+    while True:
+        message = await ws.receive_from(timeout=5)
+        if 'id="table-sync"' in message:
+            return _version(message)
+
+
+async def _heard(ws: WebsocketCommunicator, quiet: float = 0.3) -> list[str]:
+    """Every frame the socket hears until it is quiet, badges left out."""
+    frames = []
+    while not await ws.receive_nothing(timeout=quiet):
+        message = await ws.receive_from()
+        if 'id="presence-push"' not in message:
+            frames.append(message)
+    return frames
+
+
+def test_a_socket_gets_the_current_version_then_every_new_felt(two, spectator_headers):
+    async def scenario() -> tuple[int, list[str]]:
         ws = WebsocketCommunicator(APP, f"/ws/tables/{two.table.pk}/", headers=spectator_headers)
-        connected, _ = await ws.connect()
-        assert connected
-        first = _version(await ws.receive_from(timeout=5))
+        first = await _connected(ws)
         from channels.db import database_sync_to_async
 
         await database_sync_to_async(two.act)(1, "pick_closed")
-        pushed = _push(await ws.receive_from(timeout=5))
+        heard = await _heard(ws)
         await ws.disconnect()
-        return first, pushed
+        return first, heard
 
-    first, (before, after, html) = async_to_sync(scenario)()
+    first, heard = async_to_sync(scenario)()
+    (message,) = heard  # a spectator hears the felt only, once
+    before, after, html = _felt(message)
     game = two.game()
     assert first == before == game.version - 1
     assert after == game.version
-    assert 'id="table-root"' in html and f'data-version="{game.version}"' in html
+    assert 'id="felt-root"' in html and f'data-version="{game.version}"' in html
+    assert 'id="my-hand"' not in html
 
 
-def test_a_spectators_push_carries_no_players_cards(two, spectator_headers):
-    async def scenario() -> str:
+def test_a_spectators_felt_carries_no_players_cards(two, spectator_headers):
+    async def scenario() -> list[str]:
         ws = WebsocketCommunicator(APP, f"/ws/tables/{two.table.pk}/", headers=spectator_headers)
-        await ws.connect()
-        await ws.receive_from(timeout=5)
+        await _connected(ws)
         from channels.db import database_sync_to_async
 
         await database_sync_to_async(two.act)(1, "pick_closed")
-        message = await ws.receive_from(timeout=5)
+        heard = await _heard(ws)
         await ws.disconnect()
-        return message
-
-    message = async_to_sync(scenario)()
-    hands = set(two.view(1)["hand"]["cards"]) | set(two.view(2)["hand"]["cards"])
-    assert not (_codes_in(message) & (hands - _public_cards(two)))
-    assert 'id="my-hand"' not in message
-
-
-def test_each_seat_is_pushed_its_own_view_and_nobody_elses_cards(two):
-    """The leak test for pushes: a seat's socket hears its own view, once per change, and no
-    card of the other player's hand ever reaches it (nor the public frame)."""
-
-    cookies = {seat: _cookie_for(two.users[seat]) for seat in (1, 2)}
-
-    picked: dict[str, int] = {}
-
-    async def scenario() -> dict[int, list[str]]:
-        sockets = {}
-        for seat in (1, 2):
-            ws = WebsocketCommunicator(APP, f"/ws/tables/{two.table.pk}/", headers=cookies[seat])
-            connected, _ = await ws.connect()
-            assert connected
-            await ws.receive_from(timeout=5)  # the current version
-            sockets[seat] = ws
-        from channels.db import database_sync_to_async
-
-        picked["version"] = (await database_sync_to_async(two.act)(1, "pick_closed")).version
-        heard: dict[int, list[str]] = {1: [], 2: []}
-        for seat, ws in sockets.items():
-            heard[seat].append(await ws.receive_from(timeout=5))
-        for seat, ws in sockets.items():  # one frame each: no public copy as well
-            if not await ws.receive_nothing(timeout=0.3):
-                heard[seat].append(await ws.receive_from())
-        for ws in sockets.values():
-            await ws.disconnect()
         return heard
 
     heard = async_to_sync(scenario)()
+    hands = set(two.view(1)["hand"]["cards"]) | set(two.view(2)["hand"]["cards"])
+    for message in heard:
+        assert not (_codes_in(message) & (hands - _public_cards(two)))
+        assert 'id="my-hand"' not in message and 'id="seat-push"' not in message
+
+
+def _play(two: Any, cookies: dict[int, Any], moves: list[tuple[int, str, dict[str, Any]]]) -> Any:
+    """Open every seat's socket, make ``moves`` (seat, action, payload) one after the other,
+    and return what each seat heard after each move."""
+
+    async def scenario() -> list[dict[int, list[str]]]:
+        from channels.db import database_sync_to_async
+
+        sockets = {}
+        for seat, headers in cookies.items():
+            ws = WebsocketCommunicator(APP, f"/ws/tables/{two.table.pk}/", headers=headers)
+            await _connected(ws)
+            sockets[seat] = ws
+        for ws in sockets.values():
+            await _heard(ws, quiet=0.2)  # the other seat's badge
+        rounds = []
+        for seat, action, payload in moves:
+            if callable(payload):
+                payload = await database_sync_to_async(payload)()
+            await database_sync_to_async(two.act)(seat, action, **payload)
+            rounds.append({s: await _heard(ws) for s, ws in sockets.items()})
+        for ws in sockets.values():
+            await ws.disconnect()
+        return rounds
+
+    return async_to_sync(scenario)()
+
+
+def test_each_seat_hears_the_felt_and_only_its_own_fragment(two):
+    """The leak test for pushes: every seat hears the felt once per change and its own
+    fragment, never another seat's; no card of the other player's hand reaches it."""
+    cookies = {seat: _cookie_for(two.users[seat]) for seat in (1, 2)}
+    (heard,) = _play(two, cookies, [(1, "pick_closed", {})])
+    version = two.game().version
     public = _public_cards(two)
     for seat, other in ((1, 2), (2, 1)):
-        (message,) = heard[seat]
-        before, after, html = _push(message)
-        assert after == picked["version"] and before == after - 1
+        felts = [m for m in heard[seat] if 'id="felt-push"' in m]
+        seats = [m for m in heard[seat] if 'id="seat-push"' in m]
+        assert len(felts) == 1 and len(felts) + len(seats) == len(heard[seat])
+        before, after, felt = _felt(felts[0])
+        assert (before, after) == (version - 1, version)
         own = set(two.view(seat)["hand"]["cards"])
         theirs = set(two.view(other)["hand"]["cards"]) - own - public
-        assert own <= _codes_in(html)  # the player's own hand is in the frame
-        assert not (_codes_in(html) & theirs), f"seat {seat} was sent seat {other}'s cards"
+        assert not (_codes_in(felt) & (own | theirs) - public), "the felt shows a hand"
+        for message in seats:
+            at, parts = _seat(message)
+            assert at == version
+            assert 'id="my-hand"' in parts and own <= _codes_in(parts)
+            assert not (_codes_in(parts) & theirs), f"seat {seat} was sent seat {other}'s cards"
+    # The mover's hand changed: the mover hears its fragment.
+    assert any('id="seat-push"' in m for m in heard[1])
 
 
-def test_a_seated_players_socket_marks_the_seat_connected_and_disconnected(two):
+def test_a_fragment_is_pushed_only_to_the_seats_it_changed_for(two):
+    """After the first push (which renders every seat: nothing was sent before), a pick
+    changes the mover's fragment only; the discard changes the mover's and the next player's
+    (whose turn begins)."""
+    cookies = {seat: _cookie_for(two.users[seat]) for seat in (1, 2)}
+    hand = two.view(1)["hand"]
+    heard = _play(
+        two,
+        cookies,
+        [
+            (1, "arrange", {"groups": [list(g) for g in hand["groups"]][::-1]}),
+            (1, "pick_closed", {}),
+            (1, "discard", lambda: {"card": two.view(1)["hand"]["picked"]}),
+        ],
+    )
+    fragments = [
+        {seat: sum('id="seat-push"' in m for m in frames) for seat, frames in round_.items()}
+        for round_ in heard
+    ]
+    assert fragments[1] == {1: 1, 2: 0}
+    assert fragments[2] == {1: 1, 2: 1}
+    # Arranging shows nothing new on the felt: its versions only.
+    felt_of_arrange = next(m for m in heard[0][2] if 'id="felt-push"' in m)
+    assert 'id="felt-root"' not in felt_of_arrange
+
+
+GRACE = 0.3
+
+
+@pytest.fixture
+def short_grace(settings: Any) -> None:
+    settings.PRESENCE_GRACE_S = GRACE
+
+
+def test_a_seated_players_socket_marks_the_seat_connected_and_disconnected(two, short_grace):
+    """Closing the last socket changes the seat's badge at once and becomes a move (the
+    disconnection policy hears of it) only when no socket came back within the grace."""
+    import asyncio
+
     user = two.users[2]
     headers = _cookie_for(user)
     path = f"/ws/tables/{two.table.pk}/"
 
     async def visit(*, leave: bool) -> None:
         ws = WebsocketCommunicator(APP, path, headers=headers)
-        connected, _ = await ws.connect()
-        assert connected
-        await ws.receive_from(timeout=5)
+        await _connected(ws)
         if leave:
             await ws.disconnect()
+            await asyncio.sleep(GRACE * 3)
 
     seat = Seat.objects.get(game=two.game(), user=user)
     async_to_sync(visit)(leave=True)
@@ -174,7 +251,41 @@ def test_a_seated_players_socket_marks_the_seat_connected_and_disconnected(two):
     assert all(p["connected"] for p in two.view()["players"])
 
 
-def test_closing_one_of_two_tabs_keeps_the_player_connected(two):
+def test_a_reload_within_the_grace_records_no_move(two, short_grace, spectator_headers):
+    """A reload (socket closed, another opened at once) is absorbed by the grace: the seat
+    stays connected, no move is logged, and a watcher hears only the two badges."""
+    import asyncio
+
+    headers = _cookie_for(two.users[2])
+    path = f"/ws/tables/{two.table.pk}/"
+    version = two.game().version
+
+    async def scenario() -> list[str]:
+        watcher = WebsocketCommunicator(APP, path, headers=spectator_headers)
+        await _connected(watcher)
+        first = WebsocketCommunicator(APP, path, headers=headers)
+        await _connected(first)
+        await first.disconnect()
+        second = WebsocketCommunicator(APP, path, headers=headers)
+        await _connected(second)
+        await asyncio.sleep(GRACE * 3)
+        heard = []
+        while not await watcher.receive_nothing(timeout=0.2):
+            heard.append(await watcher.receive_from())
+        await second.disconnect()
+        await watcher.disconnect()
+        await asyncio.sleep(GRACE * 3)
+        return heard
+
+    heard = async_to_sync(scenario)()
+    assert two.game().version == version + 1  # only the final disconnection, after the grace
+    assert heard and all('id="presence-push"' in m for m in heard)
+    assert ['data-online="false"' in m for m in heard] == [False, True, False]
+
+
+def test_closing_one_of_two_tabs_keeps_the_player_connected(two, short_grace):
+    import asyncio
+
     from channels.db import database_sync_to_async
 
     user = two.users[2]
@@ -191,11 +302,12 @@ def test_closing_one_of_two_tabs_keeps_the_player_connected(two):
         first = WebsocketCommunicator(APP, path, headers=headers)
         second = WebsocketCommunicator(APP, path, headers=headers)
         for ws in (first, second):
-            await ws.connect()
-            await ws.receive_from(timeout=5)
+            await _connected(ws)
         await first.disconnect()
+        await asyncio.sleep(GRACE * 3)
         after_one = await connected()
         await second.disconnect()
+        await asyncio.sleep(GRACE * 3)
         return after_one, await connected()
 
     after_one, after_both = async_to_sync(scenario)()
@@ -247,7 +359,10 @@ def test_the_lobby_socket_hears_about_seat_changes(table_factory, players):
         await ws.disconnect()
         return message
 
-    assert 'id="lobby-sync"' in async_to_sync(scenario)()
+    message = async_to_sync(scenario)()
+    # The lobby's counts come with the push, swapped in out of band: the page fetches nothing.
+    assert f'id="lobby-players-{table.template_id}"' in message and "hx-swap-oob" in message
+    assert "1 seated" in message
 
 
 @pytest.mark.redis
@@ -269,4 +384,4 @@ def test_an_idle_socket_on_redis_still_hears_the_next_push(two, spectator_header
         await ws.disconnect()
         return message
 
-    assert 'id="table-push"' in async_to_sync(scenario)()
+    assert 'id="felt-push"' in async_to_sync(scenario)()

@@ -18,6 +18,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 from tables_testkit import fund, plant, play
+from test_consumers import _connected, _heard
 
 from tables.presence import presence_key
 from tables.routing import websocket_urlpatterns
@@ -69,24 +70,49 @@ def test_each_seat_is_pushed_its_view_in_its_own_language(mixed, user_factory):
         sockets = {}
         for key, headers in (*cookies.items(), ("spectator", spectator)):
             ws = WebsocketCommunicator(APP, f"/ws/tables/{mixed.table.pk}/", headers=headers)
-            connected, _ = await ws.connect()
-            assert connected
-            await ws.receive_from(timeout=5)  # the current version
+            await _connected(ws)
             sockets[key] = ws
+        for ws in sockets.values():
+            await _heard(ws, quiet=0.2)  # the seats' badges
         await database_sync_to_async(mixed.act)(1, "pick_closed")
-        heard = {key: await ws.receive_from(timeout=5) for key, ws in sockets.items()}
+        heard = {key: "".join(await _heard(ws)) for key, ws in sockets.items()}
         for ws in sockets.values():
             await ws.disconnect()
         return heard
 
     heard = async_to_sync(scenario)()
     number = mixed.game().deals.order_by("-number").first().number
+    # Each seat's own fragment (the shoe commitment) and its felt are in its language.
     assert f"डील {number} के शू की प्रतिबद्धता" in heard[1]
-    assert "shoe commitment" not in heard[1]
-    assert f"Deal {number} shoe commitment" in heard[2]
+    assert "shoe commitment" not in heard[1] and "Closed deck" not in heard[1]
+    assert f"Deal {number} shoe commitment" in heard[2] and "Closed deck" in heard[2]
     assert "प्रतिबद्धता" not in heard[2]
-    # A Hindi spectator is not sent the English public view: only the version, to re-fetch.
-    assert 'id="table-sync"' in heard["spectator"] and 'id="table-root"' not in heard["spectator"]
+    # Hindi is in use at the table: a Hindi spectator reads the Hindi felt, no fragment.
+    assert 'id="felt-root"' in heard["spectator"] and "Closed deck" not in heard["spectator"]
+    assert 'id="seat-push"' not in heard["spectator"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_spectator_in_a_language_nobody_seated_reads_is_told_the_version(mixed, user_factory):
+    """The felt is rendered in the languages in use at the table only: a spectator reading
+    another one is told the new version and re-fetches the view in its own language."""
+    for user in mixed.users.values():
+        user.language = "en"
+        user.save(update_fields=["language"])
+    spectator = _cookie_for(user_factory(language="hi"))
+
+    async def scenario() -> str:
+        from channels.db import database_sync_to_async
+
+        ws = WebsocketCommunicator(APP, f"/ws/tables/{mixed.table.pk}/", headers=spectator)
+        await _connected(ws)
+        await database_sync_to_async(mixed.act)(1, "pick_closed")
+        heard = "".join(await _heard(ws))
+        await ws.disconnect()
+        return heard
+
+    heard = async_to_sync(scenario)()
+    assert 'id="table-sync"' in heard and 'id="felt-root"' not in heard
 
 
 @pytest.mark.django_db

@@ -166,7 +166,7 @@ def test_celery_backend_schedules_the_timer_on_commit(
     )
     monkeypatch.setattr(
         _pipeline,
-        "table_push",
+        "table_moved_publish",
         lambda moved: pushed.append((moved.table.pk, moved.game.version)),
     )
     with django_capture_on_commit_callbacks(execute=True):
