@@ -289,8 +289,22 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"max_connections": REDIS_MAX_CONNECTIONS}
+# How Celery fires the deadlines: ``sweep`` (default) has beat send one sweep of the indexed
+# ``deadline`` column every ``TIMER_SWEEP_S`` seconds, firing every due game; ``eta`` also
+# queues one task per change with the deadline as its ETA (10-15 ms of worker CPU a move,
+# docs/benchmarks.md "Timers"), with the sweep every 2 s as the safety net.
+TIMERS_SCHEDULE = os.environ.get("TIMERS_SCHEDULE", "sweep")
+if TIMERS_SCHEDULE not in ("sweep", "eta"):
+    raise ImproperlyConfigured("TIMERS_SCHEDULE must be 'sweep' or 'eta'")
+TIMER_SWEEP_S = float(os.environ.get("TIMER_SWEEP_S", "0.25"))
+_sweep_every = TIMER_SWEEP_S if TIMERS_SCHEDULE == "sweep" else 2.0
 CELERY_BEAT_SCHEDULE = {
-    "timers-sweep": {"task": "tables.tasks.timers_sweep", "schedule": 2.0},
+    "timers-sweep": {
+        "task": "tables.tasks.timers_sweep",
+        "schedule": _sweep_every,
+        # A sweep not taken within a few periods is stale: the next one does its work.
+        "options": {"expires": max(1.0, 4 * _sweep_every)},
+    },
 }
 
 # --- Auth ---------------------------------------------------------------------------------------

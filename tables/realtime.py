@@ -21,9 +21,10 @@ gets its version); a page that does not show the ``from`` version missed somethi
 re-fetches its whole view over HTTP, as it does after a reconnect. A fragment carries the
 version it was rendered at.
 
-Whether a fragment changed is told by its fingerprint (``presenters.seat_fingerprint``) against
-the one this process last sent for that seat, trusted only when that was at the version this
-change starts from: a change pushed by another process in between makes this one render.
+Whether a part of a fragment changed is told by its key (``presenters.seat_keys``: what the
+part reads, before any presenting) against the one this process last sent for that seat,
+trusted only when that was at the version this change starts from: a change pushed by another
+process in between makes this one render.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from django.utils import timezone, translation
 
 from . import presence
 from .events import UNKNOWN_DEAL, TableMoved, table_moved_subscribe
+from .presenters.table import seat_keys
 
 logger = logging.getLogger(__name__)
 
@@ -72,15 +74,15 @@ class _PushRequest:
     path = ""
 
 
-# (game id, user id) -> (version, fingerprint) of the fragment this process last sent; bounded.
-_sent: OrderedDict[tuple[int, int], tuple[int, str]] = OrderedDict()
+# (game id, user id) -> (version, keys of the parts) of the fragment this process last sent.
+_sent: OrderedDict[tuple[int, int], tuple[int, tuple[str, str]]] = OrderedDict()
 _sent_lock = threading.Lock()
 _SENT_MAX = 20_000
 # Renders by kind since the process started, for tests and the benchmark ("felt", "seat").
 renders: dict[str, int] = {"felt": 0, "seat": 0}
 
 
-def _remembered(key: tuple[int, int], from_version: int) -> str | None:
+def _remembered(key: tuple[int, int], from_version: int) -> tuple[str, str] | None:
     with _sent_lock:
         entry = _sent.get(key)
     if entry is None or entry[0] != from_version:
@@ -88,9 +90,9 @@ def _remembered(key: tuple[int, int], from_version: int) -> str | None:
     return entry[1]
 
 
-def _remember(key: tuple[int, int], version: int, fingerprint: str) -> None:
+def _remember(key: tuple[int, int], version: int, keys: tuple[str, str]) -> None:
     with _sent_lock:
-        _sent[key] = (version, fingerprint)
+        _sent[key] = (version, keys)
         _sent.move_to_end(key)
         while len(_sent) > _SENT_MAX:
             _sent.popitem(last=False)
@@ -135,14 +137,23 @@ def seat_context(data: dict[str, Any], *, now: float, error: str = "") -> dict[s
     return {"s": presenters.present_seat(data=data, now=now), "error": error}
 
 
+ALL_PARTS = frozenset({"main", "foot"})
+
+
 def render_seat(
-    context: dict[str, Any], user: Any, *, money_moved: bool = False, request: Any = None
+    context: dict[str, Any],
+    user: Any,
+    *,
+    money_moved: bool = False,
+    request: Any = None,
+    parts: frozenset[str] = ALL_PARTS,
 ) -> str:
-    """One seat's fragment (its parts swapped out of band), with the header's balance when
+    """One seat's fragment (its ``parts`` swapped out of band: ``main``, the notices, the hand
+    and the actions; ``foot``, the commitment and leaving), with the header's balance when
     money moved."""
     from ledger.selectors import wallet_balances_for_header
 
-    context = {**context, "user": user, "oob": True}
+    context = {**context, "user": user, "oob": True, "parts": parts}
     if money_moved:
         context["request"] = request or _PushRequest()
         context["header_balances"] = wallet_balances_for_header(user=user)
@@ -195,21 +206,30 @@ def table_push(moved: TableMoved) -> None:
         seats = [s for s in moved.seats if not s.is_bot and (s.played or s.left_at is None)]
         seated = {s.user_id: s.user for s in seats}
         sockets = presence.open_counts(table_id=table_id, user_ids=sorted(seated))
-        send = async_to_sync(layer.group_send)
+        outbox: list[tuple[str, dict[str, Any]]] = []  # sent together, in this order
+
+        def send(group: str, event: dict[str, Any]) -> None:
+            outbox.append((group, event))
+
         for user_id, user in seated.items():
             key = (moved.game.pk, user_id)
             if not sockets.get(user_id):
                 continue  # nobody to tell: the page fetches its view when it connects
             with _as_viewer(user):
-                context = seat_context(_data(moved, user), now=now)
-                from .presenters import seat_fingerprint
-
-                fingerprint = seat_fingerprint(context["s"]) + _language_of(user)
-                if not moved.money_moved and _remembered(key, moved.from_version) == fingerprint:
-                    _remember(key, version, fingerprint)  # still true at this version
+                data = _data(moved, user)
+                language = _language_of(user)
+                main, foot = (k + language for k in seat_keys(data))
+                sent = None if moved.money_moved else _remembered(key, moved.from_version)
+                parts = frozenset(
+                    part
+                    for part, now_key, i in (("main", main, 0), ("foot", foot, 1))
+                    if sent is None or sent[i] != now_key
+                )
+                _remember(key, version, (main, foot))  # what the page shows at this version
+                if not parts:
                     continue
-                html = render_seat(context, user, money_moved=moved.money_moved)
-            _remember(key, version, fingerprint)
+                context = seat_context(data, now=now)
+                html = render_seat(context, user, money_moved=moved.money_moved, parts=parts)
             send(
                 seat_group(table_id, user_id),
                 {"type": "table.seat", "html": html, "version": version},
@@ -227,6 +247,7 @@ def table_push(moved: TableMoved) -> None:
                 with translation.override(language):
                     html[language] = render_felt(felt_context(public, now=now, online=online))
             send(table_group(table_id), {"type": "table.felt", "html": html, **frame})
+        async_to_sync(_send_all)(layer, outbox)  # one hop to the event loop for them all
         if moved.lobby_changed:
             from .lobby import lobby_changed
 
@@ -235,16 +256,9 @@ def table_push(moved: TableMoved) -> None:
         logger.exception("push failed for table %s v%s", table_id, version)
 
 
-def presence_push(*, table_id: int, seat_no: int, online: bool) -> None:
-    """Tell the table's sockets that a seat's badge turned online or offline (no move)."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    event = {"type": "table.presence", "seat": seat_no, "online": online}
-    try:
-        async_to_sync(layer.group_send)(table_group(table_id), event)
-    except Exception:
-        logger.exception("presence push failed for table %s", table_id)
+async def _send_all(layer: Any, outbox: list[tuple[str, dict[str, Any]]]) -> None:
+    for group, event in outbox:
+        await layer.group_send(group, event)
 
 
 def subscribe() -> None:

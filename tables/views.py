@@ -283,6 +283,14 @@ def _action_payload(action: str, post: Any) -> dict[str, Any]:
     return payload
 
 
+def _game_field(raw: str) -> int | None:
+    """The game a form names (``None``: none, or not a game number)."""
+    try:
+        return inputs.whole_number(raw, what="game") if raw else None
+    except inputs.InputRefused:
+        return None
+
+
 def _live_game(table: Table) -> Game | None:
     return Game.objects.filter(table=table, status__in=LIVE_GAME_STATUSES).order_by("-pk").first()
 
@@ -314,32 +322,39 @@ def table_act(request: HttpRequest, table_id: int) -> HttpResponse:
     brings the fresh fragment to every tab of the player), else the player's fresh fragment; a
     refusal answers the fragment with the reason and changes nothing; a stale page gets the
     whole table."""
-    table = _table_or_404(table_id)
+    table: Table | Any = Table(pk=table_id)  # loaded only when the answer needs it
     error = ""
     status = 200
     try:
-        game = _live_game(table)
-        if game is None:
-            raise BadForm(_("No game is being played at this table."))
         _check_lengths(request.POST)
+        action = request.POST.get("action", "")
+        # The page names the game it plays (one statement fewer than finding the table's
+        # live game); the service checks that it is this table's.
+        game_id = _game_field(request.POST.get("game", ""))
+        if game_id is None or action in ("sort", "leave", "arrange"):
+            table = _table_or_404(table_id)
+            game = _live_game(table)
+            if game is None:
+                raise BadForm(_("No game is being played at this table."))
+            game_id = game.pk
         try:
             version = inputs.whole_number(request.POST.get("version", ""), what="game version")
         except inputs.InputRefused as exc:
             raise BadForm(_("Missing or malformed game version.")) from exc
-        action = request.POST.get("action", "")
         if action == "sort":
-            services.deal_sort(game_id=game.pk, user=request.user, expected_version=version)
+            services.deal_sort(game_id=game_id, user=request.user, expected_version=version)
         elif action == "leave":
             services.table_leave(table=table, user=request.user)
         elif action == "arrange":
             _arrange(request, game, _action_payload(action, request.POST))
         else:
             services.game_act(
-                game_id=game.pk,
+                game_id=game_id,
                 user=request.user,
                 action=action,
                 expected_version=version,
                 payload=_action_payload(action, request.POST),
+                table_id=table_id,
             )
     except services.StaleAction:
         error = _("The table moved on before your action arrived: here is the current table.")
@@ -353,12 +368,14 @@ def table_act(request: HttpRequest, table_id: int) -> HttpResponse:
     if not request.htmx:
         if error:
             messages.error(request, refusal_words(error))
-        return redirect("table", table_id=table.pk)
-    if status == 409 or request.POST.get("action") == "leave":
+        return redirect("table", table_id=table_id)
+    whole = status == 409 or request.POST.get("action") == "leave"
+    if not whole and not error and presence.open_count(table_id=table_id, user_id=request.user.pk):
+        return HttpResponse(status=204)  # the push brings the mover's fragment to every tab
+    table = _table_or_404(table_id)
+    if whole:
         # The page is behind (or the player left): the whole table, in place of the page's.
         response = render(request, TABLE, _viewer_context(request, table, error=error))
         response.status_code = status
         return reswap(retarget(response, "#table-root"), "outerHTML")
-    if not error and presence.open_count(table_id=table.pk, user_id=request.user.pk) > 0:
-        return HttpResponse(status=204)  # the push brings the mover's fragment to every tab
     return _seat_answer(request, table, error=error, status=status)

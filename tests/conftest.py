@@ -57,7 +57,11 @@ def player(user_factory: Callable[..., Any]) -> Any:
 
 
 @pytest.fixture(autouse=True)
-def _lobby_pushed_at_once(settings: Any) -> None:
+def _lobby_pushed_at_once() -> Any:
     """Every lobby change is pushed at once in the tests (each test runs its own event loop,
-    which a push gathered for later could outlive); ``test_lobby_push`` tests the gathering."""
-    settings.LOBBY_PUSH_INTERVAL_S = 0
+    which a push gathered for later could outlive); ``test_lobby_push`` tests the gathering.
+    (Not pytest-django's ``settings`` fixture: some tests have a parameter of that name.)"""
+    from django.test import override_settings
+
+    with override_settings(LOBBY_PUSH_INTERVAL_S=0):
+        yield

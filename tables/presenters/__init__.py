@@ -25,7 +25,7 @@ from .cards import (
     variant_label,
 )
 from .results import wrong_show_reason
-from .table import present_felt, present_seat, seat_fingerprint
+from .table import present_felt, present_seat, seat_keys
 
 __all__ = [
     "MINUS",
@@ -40,7 +40,7 @@ __all__ = [
     "player_words",
     "present_felt",
     "present_seat",
-    "seat_fingerprint",
+    "seat_keys",
     "signed_money",
     "sort_codes",
     "variant_label",

@@ -3,11 +3,12 @@ rupees or chips (never minor units), and refusals without seat numbers or card c
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
+from django.utils.translation import get_language, gettext, gettext_lazy, pgettext_lazy
 
 from tables.rules.cards import parse_card
 
@@ -63,21 +64,30 @@ class CardFace:
     def name(self) -> str:
         """The card in words, as a screen reader says it: ``Queen of hearts``, ``10 of
         spades``, ``Joker``."""
-        if self.joker:
-            return gettext("Joker")
-        phrase = _RANK_PHRASES.get(self.rank) or gettext_lazy("%(rank)s of %(suit)s")
-        return str(phrase) % {"rank": self.rank, "suit": _SUIT_NAMES[self.suit]}
+        return _card_words(self.rank, self.suit, self.joker, False, False, get_language())
 
     @property
     def words(self) -> str:
         """The card's name with what marks it on the table: ``Queen of hearts, wild``,
         ``10 of spades, just drawn`` (the page's ``aria-label``)."""
-        marks = [self.name]
-        if self.wild:
-            marks.append(gettext("wild"))
-        if self.picked:
-            marks.append(gettext("just drawn"))
-        return ", ".join(marks)
+        return _card_words(self.rank, self.suit, self.joker, self.wild, self.picked, get_language())
+
+
+@functools.lru_cache(maxsize=8192)
+def _card_words(
+    rank: str, suit: str, joker: bool, wild: bool, picked: bool, language: str | None
+) -> str:
+    """A card's words in ``language`` (the active one: part of the key), worded once."""
+    if joker:
+        marks = [gettext("Joker")]
+    else:
+        phrase = _RANK_PHRASES.get(rank) or gettext_lazy("%(rank)s of %(suit)s")
+        marks = [str(phrase) % {"rank": rank, "suit": _SUIT_NAMES[suit]}]
+    if wild:
+        marks.append(gettext("wild"))
+    if picked:
+        marks.append(gettext("just drawn"))
+    return ", ".join(marks)
 
 
 def card_face(code: str | None, cut_joker: str | None = None) -> CardFace | None:

@@ -43,7 +43,7 @@ from .results import (
     wrong_show_reason,
 )
 
-__all__ = ["present_felt", "present_seat", "seat_fingerprint", "seat_slots"]
+__all__ = ["present_felt", "present_seat", "seat_keys", "seat_slots"]
 
 # Where each seat sits around the oval felt, the viewer (or the first seat) at the bottom and
 # the others clockwise from the viewer's left.
@@ -204,17 +204,35 @@ def present_felt(
     in_extra = bool((deal or {}).get("in_extra_time"))
     turn_total = getattr(rules, "extra_time_s" if in_extra else "turn_s", None) or 30
     players = []
+    pool_or_classic = variant in ("pool101", "pool201", "classic")
     for p in view.get("players", []):
         seat = p["seat"]
         bot = bool(names.get(seat) and names[seat]["is_bot"])
         connected = p.get("connected", True)
         if online is not None and not bot:
             connected = online.get(seat, False)
+        drops = p.get("drops_available")
+        name = name_of(seat)
         players.append(
             {
                 **p,
                 "connected": connected,
-                "name": name_of(seat),
+                "name": name,
+                "initial": name[:1].upper(),
+                # Worded here, once a seat, rather than by a template tag per seat and field.
+                "total_words": gettext("%(total)s pts") % {"total": p.get("total")}
+                if pool_or_classic
+                else "",
+                "chips_words": gettext("%(chips)s chips") % {"chips": p.get("chips")}
+                if variant == "deals"
+                else "",
+                "cards_words": gettext("%(cards)s cards") % {"cards": p.get("card_count")},
+                "drops_words": ngettext("%(drops)s drop", "%(drops)s drops", drops)
+                % {"drops": drops}
+                if drops is not None
+                else "",
+                "bank_words": gettext("+%(seconds)ss bank")
+                % {"seconds": round(float(p.get("extra_time") or 0))},
                 "is_bot": bot,
                 "is_me": seat == viewer_seat,
                 "is_turn": seat == turn and view.get("phase") == "turn",
@@ -344,6 +362,7 @@ def present_seat(*, data: dict[str, Any], now: float) -> dict[str, Any]:
         "variant": variant,
         "is_classic": classic,
         "version": data["version"],
+        "game_id": data["game_id"] if data["live"] else None,
         "my_seat": my_seat,
         "allowed": set(data["allowed"]),
         "waiting": data["game_status"] in (None, "waiting"),
@@ -435,8 +454,32 @@ def present_seat(*, data: dict[str, Any], now: float) -> dict[str, Any]:
     return s
 
 
-def seat_fingerprint(seat: dict[str, Any]) -> str:
-    """What a seat's fragment shows, as a string: equal fingerprints render the same fragment
+def seat_keys(data: dict[str, Any]) -> tuple[str, str]:
+    """What each part of a seat's fragment reads, as two strings (the hand and the actions with
+    the notices; the foot: the shoe commitment and leaving), from the seat's data before any
+    presenting: equal keys render equal parts. Every input ``present_seat`` reads is named here
     (the version aside: the page fills it into the forms when they are sent)."""
-    shown = {k: sorted(v) if isinstance(v, set) else v for k, v in seat.items()}
-    return repr(sorted((k, v) for k, v in shown.items() if k not in ("version", "table")))
+    view = data["view"] or {}
+    deal = view.get("deal") or {}
+    my_seat = data["my_seat"]
+    on_turn = my_seat is not None and deal.get("turn") == my_seat
+    me = next((p for p in view.get("players", []) if p.get("seat") == my_seat), None)
+    allowed = sorted(data["allowed"])
+    main = (
+        data["game_status"],
+        my_seat,
+        data["can_leave"],
+        data["user_id"],
+        allowed,
+        view.get("phase"),
+        view.get("hand"),
+        me,
+        deal.get("number"),
+        deal.get("cut_joker"),
+        on_turn,
+        deal.get("turn_picked") if on_turn else None,
+        view.get("deadline") if on_turn else None,
+        deal.get("melds") if "lay_off" in allowed else None,
+    )
+    foot = (data.get("commitment"), my_seat, data["can_leave"])
+    return repr(main), repr(foot)

@@ -214,10 +214,19 @@ def save_game(ctx: Ctx) -> None:
     def after_commit() -> None:
         game_state_remember(key=key, state=moved.state)
         table_moved_publish(moved)
-        if deadline is not None and django_settings.TIMERS_BACKEND == "celery":
+        if deadline is not None and _eta_timers():
             timer_schedule(game_id=game_id, version=version, deadline=deadline)
 
     transaction.on_commit(after_commit)
+
+
+def _eta_timers() -> bool:
+    """Whether each change queues its own timer task (``TIMERS_SCHEDULE = "eta"``); else beat's
+    sweep fires the deadlines (``"sweep"``, and always on the loop backend)."""
+    return bool(
+        django_settings.TIMERS_BACKEND == "celery"
+        and getattr(django_settings, "TIMERS_SCHEDULE", "sweep") == "eta"
+    )
 
 
 def timer_schedule(*, game_id: int, version: int, deadline: datetime) -> None:

@@ -18,6 +18,7 @@ from ._context import Ctx, check_user, engine_action, now_or_clock
 from ._pipeline import apply_action, begin_game, continue_play, deal_next, game_write
 from .errors import (
     ActionNotAllowed,
+    NotFound,
     NotSeated,
     StaleAction,
     TableClosed,
@@ -95,8 +96,10 @@ def game_act(
     expected_version: int,
     payload: Mapping[str, Any] | None = None,
     now: float | None = None,
+    table_id: int | None = None,
 ) -> Game:
     """Apply one player action for ``user``'s seat, judged at ``now`` by the server's clock.
+    With ``table_id``, the game must be that table's (``NotFound`` otherwise).
     ``action`` is a name of ``PLAYER_ACTIONS``, ``payload`` its fields (card codes as text),
     e.g. ``action="discard", payload={"card": "QH"}``.
 
@@ -111,6 +114,8 @@ def game_act(
     check_request(user=user, expected_version=expected_version)
 
     def act(ctx: Ctx, seen: int) -> Game:
+        if table_id is not None and ctx.table.pk != table_id:
+            raise NotFound(_("There is no such game."))
         if action not in INDEPENDENT_ACTIONS and ctx.game.version != seen:
             raise StaleAction(expected=expected_version, current=ctx.game.version)
         seat = _playing_seat(ctx, user)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django import template
+from django.template.loader import render_to_string
+from django.utils.translation import get_language
 
 from tables.messages import refusal_words
 
@@ -16,3 +19,18 @@ def player_words(message: Any) -> str:
     """``{{ error|player_words }}``: no seat numbers or card codes, a capital and a full stop
     (a Hindi sentence keeps its own full stop, ।)."""
     return refusal_words(message)
+
+
+@register.simple_tag
+def card(face: Any, in_hand: bool = False) -> str:
+    """``{% card c %}``, ``{% card c in_hand=True %}``: ``tables/_card.html`` for one card face,
+    rendered once per face, place and language in this process (a table shows the same few
+    dozen faces over and over; the template is the only source of the markup)."""
+    if face is None:
+        return ""
+    return _card_html(face, bool(in_hand), get_language())
+
+
+@functools.lru_cache(maxsize=4096)
+def _card_html(face: Any, in_hand: bool, language: str | None) -> str:
+    return render_to_string("tables/_card.html", {"c": face, "in_hand": in_hand})

@@ -19,8 +19,49 @@ pytestmark = [pytest.mark.redis, pytest.mark.postgres, pytest.mark.django_db(tra
 @pytest.fixture
 def worker(settings: Any) -> Iterator[Any]:
     settings.TIMERS_BACKEND = "celery"
+    settings.TIMERS_SCHEDULE = "eta"
     with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10) as w:
         yield w
+
+
+@pytest.fixture
+def sweeping_worker(settings: Any) -> Iterator[Any]:
+    """A real worker, and beat's sweep every ``TIMER_SWEEP_S`` (sent from a thread here: the
+    test worker runs no beat)."""
+    import threading
+
+    from tables.tasks import timers_sweep
+
+    settings.TIMERS_BACKEND = "celery"
+    settings.TIMERS_SCHEDULE = "sweep"
+    stop = threading.Event()
+
+    def beat() -> None:
+        while not stop.wait(settings.TIMER_SWEEP_S):
+            timers_sweep.apply_async(expires=1.0)
+
+    ticker = threading.Thread(target=beat, daemon=True)
+    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10) as w:
+        ticker.start()
+        yield w
+        stop.set()
+        ticker.join()
+
+
+def test_the_sweep_fires_a_turn_timeout_within_the_sweep_period(
+    sweeping_worker: Any, table_factory: Callable[..., Table], players: list[Any], settings: Any
+) -> None:
+    table = table_factory(seats_max=2, turn_s=1.0, extra_time_s=0)
+    services.table_join(table=table, user=players[0])
+    services.table_join(table=table, user=players[1])
+    game = Game.objects.get(table=table)
+    assert game.deadline_kind == "turn"
+    fired = wait_for(lambda: Move.objects.filter(game=game, action="timeout").exists(), 15)
+    assert fired, "the sweep did not fire the turn timeout"
+    timeout = Move.objects.get(game=game, action="timeout")
+    late = timeout.created_at.timestamp() - game.deadline.timestamp()
+    # Within a sweep period and the task's trip through Redis (generous on a busy machine).
+    assert -0.05 <= late <= settings.TIMER_SWEEP_S + 1.0, late
 
 
 def wait_for(check: Callable[[], bool], seconds: float) -> bool:

@@ -81,3 +81,37 @@ def test_the_table_view_is_at_most_three_statements_of_its_own(t: Any, client: A
         if "django_session" not in sql and '"accounts_user"' not in sql.split("WHERE")[0]
     ]
     assert len(own) <= MAX_VIEW, own
+
+
+MAX_MOVE_REQUEST = 7  # the user, the locks (table, game, seats), the deal, the move, the game
+MAX_MOVE_ANSWERED = 11  # with no socket open to push to: the table and the fragment read again
+
+
+@pytest.mark.parametrize("socket", [True, False], ids=["socket-open", "no-socket"])
+def test_a_move_and_its_answer_over_http(
+    t: Any, client: Any, django_capture_on_commit_callbacks: Any, socket: bool
+) -> None:
+    """A POST /act with everything it causes (the session, the user, the locks, the move log,
+    the version bump, the pushes after the commit)."""
+    from django.core.cache import cache
+
+    from tables import presence
+
+    user = t.users[1]
+    cache.delete(presence.presence_key(t.table.pk, user.pk))
+    if socket:
+        presence.socket_opened(table_id=t.table.pk, user_id=user.pk)
+    client.force_login(user)
+    client.get(reverse("table_view", args=[t.table.pk]))  # the session is cached from now on
+    game = t.game()
+    url = reverse("table_act", args=[t.table.pk])
+    data = {"action": "pick_closed", "version": game.version, "game": game.pk}
+    with (
+        CaptureQueriesContext(connection) as queries,
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        response = client.post(url, data, HTTP_HX_REQUEST="true")
+    assert response.status_code == (204 if socket else 200)
+    statements = _statements(queries.captured_queries)
+    most = MAX_MOVE_REQUEST if socket else MAX_MOVE_ANSWERED
+    assert len(statements) <= most, "\n".join(statements)

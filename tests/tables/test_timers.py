@@ -157,6 +157,7 @@ def test_celery_backend_schedules_the_timer_on_commit(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     settings.TIMERS_BACKEND = "celery"
+    settings.TIMERS_SCHEDULE = "eta"
     sent: list[tuple[Any, ...]] = []
     pushed: list[tuple[int, int]] = []
     monkeypatch.setattr(
@@ -208,3 +209,20 @@ def test_a_finished_game_has_no_deadline(t: TableDriver, players: list[Any]) -> 
     assert game.status == GameStatus.FINISHED
     assert game.deadline is None and game.deadline_kind == ""
     assert services.timer_fire(game_id=game.pk, version=game.version) == "stale"
+
+
+def test_the_sweep_schedule_queues_no_task_per_move(
+    t: TableDriver,
+    settings: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """With ``TIMERS_SCHEDULE = "sweep"`` (the default) a move queues nothing: beat's sweep of
+    the indexed deadline column, every ``TIMER_SWEEP_S``, fires the deadlines."""
+    settings.TIMERS_BACKEND = "celery"
+    settings.TIMERS_SCHEDULE = "sweep"
+    sent: list[Any] = []
+    monkeypatch.setattr(tasks.game_timeout, "apply_async", lambda *a, **k: sent.append(a))
+    with django_capture_on_commit_callbacks(execute=True):
+        t.act(1, "pick_closed")
+    assert sent == []

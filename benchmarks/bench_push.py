@@ -1,0 +1,165 @@
+"""Benchmark of one move's server work at a 6-seat table, in process, without the network.
+
+Run from the repository root::
+
+    .venv/bin/python benchmarks/bench_push.py [--moves 300]
+
+Sets up a throw-away database (SQLite in memory, the in-memory channel layer), seats six
+players at a Pool 101 table with every seat's socket counted open (``presence``), then plays
+``--moves`` moves (pick from the closed deck, discard the card drawn) the way the page does:
+``POST /tables/<id>/act`` through Django's test client (the session, the middleware, the view,
+the service, the commit and the pushes after it). Printed, per move, in CPU time
+(``time.thread_time``): the whole request, and the pushes' own share; the renders per move
+(felt and fragments, ``tables.realtime.renders``); the bytes of the felt and of a fragment.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--moves", type=int, default=300)
+    args = parser.parse_args()
+    os.environ.pop("DATABASE_URL", None)
+    os.environ.pop("REDIS_URL", None)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rummy_site.settings")
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.db import connection
+    from django.test.utils import setup_test_environment
+
+    settings.ALLOWED_HOSTS = ["testserver"]
+    setup_test_environment()
+    connection.creation.create_test_db(verbosity=0, keepdb=False)
+    run(args.moves)
+
+
+def run(moves: int) -> None:
+    import re
+
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from ledger.services import wallet_deposit
+    from tables import presence, realtime, services
+    from tables.engines import engine_of, game_state
+    from tables.models import Game, TableTemplate
+    from tables.services import table_create
+
+    template = TableTemplate.objects.create(
+        name="Bench pool",
+        variant="pool101",
+        currency="practice",
+        practice=True,
+        entry_fee=100,
+        seats_min=6,
+        seats_max=6,
+        turn_s=600,
+        extra_time_s=0,
+        bot_count=0,
+    )
+    table = table_create(template=template, name="Bench table")
+    users = []
+    for i in range(6):
+        user = get_user_model().objects.create_user(username=f"bench{i}", password="x" * 12)
+        wallet_deposit(user=user, currency="practice", amount=10**7, idempotency_key=f"b:{i}")
+        services.table_join(table=table, user=user, seat_no=i + 1)
+        presence.socket_opened(table_id=table.pk, user_id=user.pk)
+        users.append(user)
+    clients = []
+    for user in users:
+        client = Client()
+        client.force_login(user)
+        clients.append(client)
+    url = f"/tables/{table.pk}/act"
+    cpu: list[float] = []
+    push_cpu: list[float] = []
+    renders = {"felt": 0, "seat": 0}
+    sizes: dict[str, list[int]] = {"felt": [], "seat": []}
+    original_felt, original_seat = realtime.render_felt, realtime.render_seat
+
+    render_cpu: dict[str, list[float]] = {"felt": [], "seat": []}
+
+    def felt(context: Any) -> str:
+        started = time.thread_time()
+        html = original_felt(context)
+        render_cpu["felt"].append(time.thread_time() - started)
+        sizes["felt"].append(len(html.encode()))
+        return html
+
+    def seat(*a: Any, **k: Any) -> str:
+        started = time.thread_time()
+        html = original_seat(*a, **k)
+        render_cpu["seat"].append(time.thread_time() - started)
+        sizes["seat"].append(len(html.encode()))
+        if os.environ.get("BENCH_DUMP"):
+            Path(os.environ["BENCH_DUMP"]).write_text(html)
+        return html
+
+    realtime.render_felt, realtime.render_seat = felt, seat  # type: ignore[assignment]
+    push = realtime.table_push
+
+    def timed_push(moved: Any) -> None:
+        started = time.thread_time()
+        push(moved)
+        push_cpu.append(time.thread_time() - started)
+
+    from tables import events
+
+    events._subscribers[:] = [timed_push]
+    for _ in range(moves):
+        game = Game.objects.get(table=table)
+        engine = engine_of(game.variant)
+        state = game_state(game)
+        seat_no = state.deal.turn
+        view = engine.view(state, seat_no)
+        client = clients[seat_no - 1]
+        data: dict[str, Any] = {"version": game.version, "game": game.pk}
+        if "pick_closed" in view["allowed"]:
+            data["action"] = "pick_closed"
+        else:
+            hand = view["hand"]
+            data["action"] = "discard"
+            data["card"] = hand.get("picked") or hand["groups"][-1][-1]
+        before = dict(realtime.renders)
+        started = time.thread_time()
+        response = client.post(url, data, HTTP_HX_REQUEST="true")
+        cpu.append(time.thread_time() - started)
+        for kind in renders:
+            renders[kind] += realtime.renders[kind] - before[kind]
+        if response.status_code not in (200, 204):
+            alert = re.findall(r'role="alert"[^>]*>([^<]*)', response.content.decode())
+            raise SystemExit(f"move refused: {response.status_code} {data} {alert}")
+        if Game.objects.get(table=table).status != "running":
+            break
+    done = len(cpu)
+    print(f"moves: {done} at a 6-seat Pool 101 table, every seat's socket open")
+    print(f"CPU per move (request + pushes): median {statistics.median(cpu) * 1000:.2f} ms")
+    print(f"CPU of the pushes per move:      median {statistics.median(push_cpu) * 1000:.2f} ms")
+    print(
+        f"renders per move: felt {renders['felt'] / done:.2f}, fragments {renders['seat'] / done:.2f}"
+    )
+    for kind in ("felt", "seat"):
+        if sizes[kind]:
+            print(
+                f"{kind}: median {int(statistics.median(sizes[kind]))} bytes, render"
+                f" {statistics.median(render_cpu[kind]) * 1000:.2f} ms CPU"
+            )
+
+
+if __name__ == "__main__":
+    main()
