@@ -150,9 +150,8 @@ def run(moves: int) -> None:
     print(f"moves: {done} at a 6-seat Pool 101 table, every seat's socket open")
     print(f"CPU per move (request + pushes): median {statistics.median(cpu) * 1000:.2f} ms")
     print(f"CPU of the pushes per move:      median {statistics.median(push_cpu) * 1000:.2f} ms")
-    print(
-        f"renders per move: felt {renders['felt'] / done:.2f}, fragments {renders['seat'] / done:.2f}"
-    )
+    felts, fragments = renders["felt"] / done, renders["seat"] / done
+    print(f"renders per move: felt {felts:.2f}, fragments {fragments:.2f}")
     for kind in ("felt", "seat"):
         if sizes[kind]:
             print(
