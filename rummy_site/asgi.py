@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import os
 
-from django.core.asgi import get_asgi_application
-
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rummy_site.settings")
-django_asgi_app = get_asgi_application()
+
+from rummy_site.asgi_handler import get_pooled_asgi_application  # noqa: E402
+
+# Django's HTTP handler with long-lived request threads (rummy_site/asgi_handler.py).
+django_asgi_app = get_pooled_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
