@@ -40,6 +40,7 @@ def main() -> None:
     django.setup()
     from django.conf import settings
     from django.db import connection
+
     # (No ``setup_test_environment``: it instruments every template render for the tests.)
     settings.ALLOWED_HOSTS = ["testserver"]
     connection.creation.create_test_db(verbosity=0, keepdb=False)

@@ -6,7 +6,7 @@ import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rummy_site.settings")
 
-from rummy_site.asgi_handler import get_pooled_asgi_application  # noqa: E402
+from rummy_site.asgi_handler import get_pooled_asgi_application
 
 # Django's HTTP handler with long-lived request threads (rummy_site/asgi_handler.py).
 django_asgi_app = get_pooled_asgi_application()
