@@ -112,7 +112,9 @@ async def watch_lobby(base: str, stop: asyncio.Event, stats: Stats) -> None:
     """A lobby page's socket: counts what it is sent (the page fetches nothing on a push)."""
     host = urlparse(base)
     try:
-        async with websockets.connect(f"ws://{host.netloc}/ws/lobby/", max_size=2**22) as ws:
+        uri = f"ws://{host.netloc}/ws/lobby/"
+        origin = {"Origin": base}
+        async with websockets.connect(uri, additional_headers=origin, max_size=2**22) as ws:
             while not stop.is_set():
                 try:
                     text = await asyncio.wait_for(ws.recv(), timeout=1.0)
