@@ -2,7 +2,8 @@
 when every table is full or playing), private tables joined by an invite code, and keeping a
 template's tables open but never piling up.
 
-Every write here locks the template row first (``select_for_update``), then the table, its game
+Every write here locks the player's row first (``limits.player_lock``), then the template row
+(``select_for_update``), then the table, its game
 and seats (``seating.table_join``, the fixed order): the choice of a table and the opening of a
 new one are serialised per template, so 200 players pressing Play now at once are seated once
 each, no table takes more than its seats, and only the tables needed are opened.
@@ -29,7 +30,13 @@ from ._context import (
 )
 from ._pipeline import save_game
 from .errors import NotFound, NotSeated, SeatUnavailable, TableClosed, TableError
-from .limits import live_seats_of, seat_limits_check, template_lock, template_lock_for_table
+from .limits import (
+    live_seats_of,
+    player_lock,
+    seat_limits_check,
+    template_lock,
+    template_lock_for_table,
+)
 from .seating import bots_fill_and_begin, table_create, table_join
 
 __all__ = [
@@ -98,6 +105,7 @@ def template_play_now(*, template: TableTemplate, user: Any, now: float | None =
     check_user(user)
 
     def work() -> Seat:
+        player_lock(user)  # first: one player's joins at any tables are serialised
         locked = _locked_template(template)
         mine = live_seats_of(user).filter(table__template=locked).order_by("pk").first()
         if mine is not None:
@@ -208,6 +216,7 @@ def table_private_create(*, template: TableTemplate, user: Any, now: float | Non
     check_user(user)
 
     def work() -> Table:
+        player_lock(user)
         locked = _locked_template(template)
         if not locked.practice:
             raise TableClosed(_("Private tables are practice tables: pick a practice game."))

@@ -29,7 +29,7 @@ from ._context import (
 from ._pipeline import apply_action, begin_game, continue_play, save_game
 from .bots import bot_users_ensure
 from .errors import NotSeated, SeatUnavailable, TableClosed
-from .limits import seat_limits_check, template_lock_for_table
+from .limits import player_lock, seat_limits_check, template_lock_for_table
 from .settlement import entry_key, pot_hold, practice_chips_top_up, refund_entry
 
 
@@ -103,7 +103,8 @@ def table_join(
     check_user(user)
 
     def work() -> Any:
-        template_lock_for_table(getattr(table, "pk", None))  # template, table, game, seats
+        player_lock(user)  # player, template, table, game, seats: the fixed order
+        template_lock_for_table(getattr(table, "pk", None))
         locked = lock_table(getattr(table, "pk", None))
         if locked.status == TableStatus.CLOSED:
             raise TableClosed(_("This table is closed."))
