@@ -42,7 +42,7 @@ from .models import (
 )
 from .policy import player_policy
 from .providers import CallbackRefused, PaymentEvent, provider_default, provider_get
-from .selectors import deposit_total_since, local_day_start, local_month_start
+from .selectors import DAILY_WINDOW, MONTHLY_WINDOW, deposit_room_from, deposit_total_since
 
 logger = logging.getLogger("ledger.payments")
 
@@ -76,27 +76,36 @@ def _when(moment: datetime) -> str:
     return formats.date_format(timezone.localtime(moment), "DATETIME_FORMAT")
 
 
-def _check_limit(*, user: Any, amount: int, limit: int | None, since: datetime, when: str) -> None:
+def _check_limit(
+    *, user: Any, amount: int, limit: int | None, now: datetime, period: str
+) -> None:
+    """Refuse a deposit that takes the paid and pending deposits of the rolling window (24
+    hours for the daily limit, 30 days for the monthly one) over the limit, saying what fits
+    now and from when the amount fits."""
     if limit is None:
         return
-    left = max(0, limit - deposit_total_since(user=user, since=since))
-    if amount > left:
-        words = (
-            _(
-                "That is over your daily deposit limit of %(limit)s: you can deposit %(left)s "
-                "more today."
-            )
-            if when == "today"
-            else _(
-                "That is over your monthly deposit limit of %(limit)s: you can deposit %(left)s "
-                "more this month."
-            )
+    window = DAILY_WINDOW if period == "daily" else MONTHLY_WINDOW
+    left = max(0, limit - deposit_total_since(user=user, since=now - window))
+    if amount <= left:
+        return
+    values = {"limit": format_amount(limit, "cash"), "left": format_amount(left, "cash")}
+    if period == "daily":
+        words = _(
+            "That is over your daily deposit limit of %(limit)s (counted over the last 24 "
+            "hours): you can deposit %(left)s more now."
         )
-        raise DepositRefused(
-            words % {"limit": format_amount(limit, "cash"), "left": format_amount(left, "cash")},
-            left=left,
-            limit=limit,
+    else:
+        words = _(
+            "That is over your monthly deposit limit of %(limit)s (counted over the last 30 "
+            "days): you can deposit %(left)s more now."
         )
+    room = deposit_room_from(user=user, now=now, window=window, limit=limit, amount=amount)
+    if room is not None:
+        words += " " + _("From %(when)s, %(amount)s fits again.") % {
+            "amount": format_amount(amount, "cash"),
+            "when": _when(room),
+        }
+    raise DepositRefused(words % values, left=left, limit=limit, allowed_from=room)
 
 
 @retry_on_conflict
@@ -106,7 +115,8 @@ def deposit_start(
     """Open a deposit of ``amount`` paise at the provider and return it (pending, with the
     checkout URL to send the player to). Refused while money games are off, while the player
     is self-excluded, and over the player's daily or monthly limit (pending and paid deposits
-    count). Nothing is credited here: only a verified callback credits."""
+    of the last 24 hours / 30 days count). Nothing is credited here: only a verified
+    callback credits."""
     money_games_required()
     if isinstance(amount, bool) or not isinstance(amount, int):
         raise InvalidAmount(_("Enter an amount in rupees."))
@@ -136,18 +146,10 @@ def deposit_start(
                 % {"until": _when(policy.self_excluded_until)}
             )
         _check_limit(
-            user=locked,
-            amount=amount,
-            limit=policy.daily_limit,
-            since=local_day_start(now),
-            when="today",
+            user=locked, amount=amount, limit=policy.daily_limit, now=now, period="daily"
         )
         _check_limit(
-            user=locked,
-            amount=amount,
-            limit=policy.monthly_limit,
-            since=local_month_start(now),
-            when="this month",
+            user=locked, amount=amount, limit=policy.monthly_limit, now=now, period="monthly"
         )
         deposit = Deposit.objects.create(
             user=locked,
