@@ -133,6 +133,7 @@ def _socket_sources(hosts: list[str]) -> list[str]:
     return [f"{scheme}://{pattern}:*" for pattern in patterns for scheme in schemes]
 
 
+PAYMENTS_PROVIDER_NAME = os.environ.get("PAYMENTS_PROVIDER", "stripe" if PRODUCTION else "sandbox")
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],
@@ -143,7 +144,11 @@ CONTENT_SECURITY_POLICY = {
         "connect-src": [SELF, *_socket_sources(ALLOWED_HOSTS)],
         "object-src": [NONE],
         "base-uri": [SELF],
-        "form-action": [SELF],
+        # The deposit form is answered with a redirect to the provider's hosted checkout.
+        "form-action": [
+            SELF,
+            *(["https://checkout.stripe.com"] if PAYMENTS_PROVIDER_NAME == "stripe" else []),
+        ],
         "frame-ancestors": [NONE],
     }
 }
@@ -417,7 +422,7 @@ PAYMENTS_PROVIDERS = {
     "sandbox": "ledger.payments.sandbox.SandboxProvider",
     "stripe": "ledger.payments.stripe.StripeProvider",
 }
-PAYMENTS_PROVIDER = os.environ.get("PAYMENTS_PROVIDER", "stripe" if PRODUCTION else "sandbox")
+PAYMENTS_PROVIDER = PAYMENTS_PROVIDER_NAME
 if PRODUCTION and PAYMENTS_PROVIDER == "sandbox":
     raise ImproperlyConfigured(
         "PAYMENTS_PROVIDER=sandbox is refused when DJANGO_ENV=production: the sandbox credits "
@@ -441,6 +446,7 @@ STRIPE_SECRET_KEY = os.environ.get("STRIPE_SECRET_KEY", "")
 STRIPE_WEBHOOK_SECRET = os.environ.get("STRIPE_WEBHOOK_SECRET", "")
 STRIPE_WEBHOOK_TOLERANCE_S = int(os.environ.get("STRIPE_WEBHOOK_TOLERANCE_S", "300"))
 STRIPE_CURRENCY = "inr"
+STRIPE_API_BASE = os.environ.get("STRIPE_API_BASE", "")  # unset: Stripe's own API
 _stripe_keys = STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET
 if PRODUCTION and PAYMENTS_PROVIDER == "stripe" and MONEY_GAMES and not _stripe_keys:
     raise ImproperlyConfigured(

@@ -24,7 +24,14 @@ from typing import Any
 import stripe
 from django.conf import settings
 
-from .providers import IGNORED, REFUNDED, CallbackRefused, Checkout, PaymentEvent
+from .providers import (
+    IGNORED,
+    REFUNDED,
+    CallbackRefused,
+    Checkout,
+    PaymentEvent,
+    PaymentsUnavailable,
+)
 
 SIGNATURE_HEADER = "Stripe-Signature"
 SESSION_EVENTS = {
@@ -35,11 +42,14 @@ SESSION_EVENTS = {
 
 
 def stripe_client() -> stripe.StripeClient:
-    """The API client, with the secret key of the environment (tests give it a recorded
-    HTTP client through ``StripeProvider(client=...)``)."""
+    """The API client, with the secret key of the environment. ``STRIPE_API_BASE`` (unset:
+    Stripe's own) points it elsewhere: the tests' local server of recorded answers."""
     key = str(getattr(settings, "STRIPE_SECRET_KEY", ""))
     if not key:
-        raise CallbackRefused("Stripe is not configured (STRIPE_SECRET_KEY).")
+        raise PaymentsUnavailable("Stripe is not configured (STRIPE_SECRET_KEY).")
+    base = str(getattr(settings, "STRIPE_API_BASE", ""))
+    if base:
+        return stripe.StripeClient(key, base_addresses={"api": base}, max_network_retries=0)
     return stripe.StripeClient(key, max_network_retries=2)
 
 
