@@ -32,7 +32,7 @@ AMOUNT = 250_000
 
 
 class _Recorded(BaseHTTPRequestHandler):
-    seen: list[dict[str, Any]] = []  # noqa: RUF012
+    seen: list[dict[str, Any]] = []
 
     def do_POST(self) -> None:  # the Stripe API's POST /v1/checkout/sessions
         length = int(self.headers.get("Content-Length", "0"))

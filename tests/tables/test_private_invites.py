@@ -122,7 +122,7 @@ def test_code_guesses_are_throttled_per_player_and_per_address(
     assert right.status_code == 429 and "Too many tries" in right.content.decode()
     # One address with many accounts: 20 guesses in 10 minutes.
     statuses = []
-    for n in range(22):
+    for _n in range(22):
         other = Client(REMOTE_ADDR="198.51.100.8")
         other.force_login(user_factory())
         statuses.append(other.post(reverse("join_by_code"), {"code": "BBBBBB"}).status_code)
