@@ -15,12 +15,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import logging
+
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils.translation import get_supported_language_variant
 from django.utils.translation.trans_real import parse_accept_lang_header
+
+from accounts.throttle import socket_connect_limited
 
 from . import presence, services
 from .models import Game, Table
@@ -48,6 +52,25 @@ def _socket_language(scope: dict[str, Any]) -> str:
     return str(settings.LANGUAGE_CODE)
 
 
+logger = logging.getLogger("tables.consumers")
+# Close codes: too many connects (settings.RATE_LIMITS["socket"]); the channel layer (Redis)
+# is down, so no push could arrive: the page re-fetches its view over HTTP meanwhile and the
+# socket reconnects by itself.
+CLOSE_RATE_LIMITED = 4429
+CLOSE_LAYER_DOWN = 4503
+
+
+async def _layer_join(consumer: AsyncWebsocketConsumer, *groups: str) -> bool:
+    try:
+        for group in groups:
+            await consumer.channel_layer.group_add(group, consumer.channel_name)
+    except Exception as error:  # Redis down: no pushes now; the page polls and reconnects
+        logger.warning("socket: the channel layer is unavailable: %s", error)
+        await consumer.close(code=CLOSE_LAYER_DOWN)
+        return False
+    return True
+
+
 def _push_frame(event: dict[str, Any]) -> str:
     marker = render_to_string(
         "tables/_push.html", {"from_version": event["from_version"], "version": event["version"]}
@@ -70,6 +93,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             # refused before anything about the table is sent.
             await self.close(code=4401)
             return
+        if await database_sync_to_async(socket_connect_limited)(self.scope):
+            await self.close(code=CLOSE_RATE_LIMITED)
+            return
         if not await self._table_exists():
             await self.close(code=4404)
             return
@@ -77,8 +103,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.language = _socket_language(self.scope)
         self.group = table_group(self.table_id)
         self.own_group = seat_group(self.table_id, user.pk)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.channel_layer.group_add(self.own_group, self.channel_name)
+        if not await _layer_join(self, self.group, self.own_group):
+            self.group = ""
+            return
         await self.accept()
         await self._set_connected(True)
         # Tell the page the current version at once: a page that missed pushes while it loaded
@@ -87,8 +114,11 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "group", None):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            await self.channel_layer.group_discard(self.own_group, self.channel_name)
+            try:
+                await self.channel_layer.group_discard(self.group, self.channel_name)
+                await self.channel_layer.group_discard(self.own_group, self.channel_name)
+            except Exception as error:  # Redis down: the groups expire by themselves
+                logger.warning("socket: could not leave the groups: %s", error)
             await self._set_connected(False)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -143,11 +173,17 @@ class TableConsumer(AsyncWebsocketConsumer):
 
 class LobbyConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
-        await self.channel_layer.group_add(lobby_group(), self.channel_name)
-        await self.accept()
+        if await database_sync_to_async(socket_connect_limited)(self.scope):
+            await self.close(code=CLOSE_RATE_LIMITED)
+            return
+        if await _layer_join(self, lobby_group()):
+            await self.accept()
 
     async def disconnect(self, code: int) -> None:
-        await self.channel_layer.group_discard(lobby_group(), self.channel_name)
+        try:
+            await self.channel_layer.group_discard(lobby_group(), self.channel_name)
+        except Exception as error:
+            logger.warning("socket: could not leave the lobby group: %s", error)
 
     async def lobby_update(self, event: dict[str, Any]) -> None:
         await self.send(text_data=render_to_string("tables/_lobby_sync.html", {}))
