@@ -13,9 +13,8 @@ language."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import logging
+from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
