@@ -65,6 +65,7 @@ async def _layer_join(consumer: AsyncWebsocketConsumer, *groups: str) -> bool:
             await consumer.channel_layer.group_add(group, consumer.channel_name)
     except Exception as error:  # Redis down: no pushes now; the page polls and reconnects
         logger.warning("socket: the channel layer is unavailable: %s", error)
+        await consumer.accept()  # then closed with the reason, so the page knows to poll
         await consumer.close(code=CLOSE_LAYER_DOWN)
         return False
     return True

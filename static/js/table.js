@@ -41,6 +41,22 @@
   // On every (re)connection the server first sends its current version, so a gap while the
   // socket was down is caught by the handler above.
 
+  // While the socket is down (the network, or the server's Redis), nothing is pushed: the page
+  // re-fetches its view every few seconds until the socket is back (the extension reconnects
+  // by itself), so play goes on over HTTP.
+  const POLL_MS = 3000;
+  let poller = null;
+  document.addEventListener("htmx:wsClose", function () {
+    if (poller === null && root()) {
+      poller = setInterval(refetch, POLL_MS);
+      document.documentElement.dataset.livePolling = "on";
+    }
+  });
+  document.addEventListener("htmx:wsOpen", function () {
+    if (poller !== null) { clearInterval(poller); poller = null; }
+    document.documentElement.dataset.livePolling = "off";
+  });
+
   // A pushed view: <div id="table-push" data-from="A" data-version="B" hidden></div> and then
   // the table partial rendered for this viewer.
   let pendingView = null;
