@@ -18,6 +18,7 @@ from django.db.models import Count, JSONField, OuterRef, Prefetch, Q, QuerySet, 
 from ledger.currencies import money_games_on
 
 from .engines import PLAYER_ACTIONS, engine_of, game_state
+from .rules import fairness
 from .models import (
     LIVE_GAME_STATUSES,
     Deal,
@@ -263,7 +264,17 @@ def commitment_view(*, game: Game | None, deal: Any, is_player: bool) -> dict[st
         "revealed": ended,
         "secret": deal.shoe_secret if ended else "",
         "cards": " ".join(shoe.get("cards", [])) if ended else "",
+        # The exact text the commitment hashes (docs/fairness.md): the page shows it and checks
+        # its SHA-256 in the browser.
+        "preimage": _preimage(deal) if ended else "",
     }
+
+
+def _preimage(deal: Any) -> str:
+    try:
+        return fairness.shoe_message(deal.shoe or {}, deal.shoe_secret or "")
+    except ValueError:
+        return ""
 
 
 def table_view_data(
