@@ -33,6 +33,7 @@ AMOUNT = 250_000
 
 class _Recorded(BaseHTTPRequestHandler):
     seen: list[dict[str, Any]] = []
+    reference = ""
 
     def do_POST(self) -> None:  # the Stripe API's POST /v1/checkout/sessions
         length = int(self.headers.get("Content-Length", "0"))
@@ -48,6 +49,17 @@ class _Recorded(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(payload)))
         self.end_headers()
         self.wfile.write(payload)
+
+    def do_GET(self) -> None:  # the Stripe API's GET /v1/checkout/sessions/<id>: paid since
+        _Recorded.seen.append({"path": self.path, "form": {}, "auth": ""})
+        data = json.loads((DATA / "checkout.session.completed.json").read_text())
+        payload = json.dumps(data["data"]["object"]).replace("REFERENCE", _Recorded.reference)
+        body = payload.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
 
     def log_message(self, *args: Any) -> None:
         pass
@@ -194,6 +206,18 @@ def test_a_refund_is_flagged_for_staff_once_and_debits_nothing(client, player, d
     ) == 1
     assert "refund of" in caplog.text
     assert selectors.wallet_balance(user=player, currency="cash") == AMOUNT
+
+
+def test_payment_lookup_asks_stripe_for_the_session(deposit, stripe_api):
+    """A lost webhook: the provider's ``payment_lookup`` retrieves the Checkout Session."""
+    from ledger.payments.providers import provider_get
+
+    _Recorded.reference = deposit.reference
+    event = provider_get("stripe").payment_lookup(reference=deposit.reference)
+    assert stripe_api[-1]["path"] == f"/v1/checkout/sessions/{deposit.provider_payment_id}"
+    assert event is not None and event.status == "paid" and event.amount == AMOUNT
+    assert event.reference == deposit.reference and event.intent_id == "pi_3TestIntent0001"
+    assert provider_get("stripe").payment_lookup(reference="dep_unknown") is None
 
 
 def test_a_callback_self_signed_with_the_old_public_sandbox_secret_is_refused(
