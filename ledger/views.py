@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from . import selectors, services
-from .currencies import CURRENCY_INFO, currencies_shown, money_games_on
+from .currencies import CURRENCY_INFO, CURRENCY_ORDER, currencies_shown, money_games_on
 from .errors import LedgerError
 from .forms import RupeesForm
 from .payments.selectors import deposits_for_player, withdrawals_for_player
@@ -23,7 +23,16 @@ STATEMENT_PAGE_SIZE = 25
 
 @login_required
 def wallet(request: HttpRequest) -> HttpResponse:
+    money = money_games_on()
     shown = currencies_shown()
+    # Money games off: a player who still owns cash (or has a withdrawal under way) sees it and
+    # may withdraw it; nothing can be deposited.
+    owns_cash = not money and (
+        selectors.wallet_balance(user=request.user, currency="cash") > 0
+        or withdrawals_for_player(user=request.user).exists()
+    )
+    if owns_cash:
+        shown = CURRENCY_ORDER
     currency = request.GET.get("currency", shown[0])
     if currency not in shown:
         currency = shown[0]
@@ -34,7 +43,7 @@ def wallet(request: HttpRequest) -> HttpResponse:
     page = Paginator(statement, STATEMENT_PAGE_SIZE).get_page(request.GET.get("page"))
     practice = next(b for b in balances if b["currency"] == "practice")
     policy = services.practice_policy()
-    cashier = money_games_on() and currency == "cash"
+    cashier = (money or owns_cash) and currency == "cash"
     context = {
         "balances": balances,
         "currency": currency,
@@ -43,7 +52,7 @@ def wallet(request: HttpRequest) -> HttpResponse:
         "can_top_up": practice["amount"] < policy.balance_cap,
         "topup_amount": selectors.format_amount(policy.daily_amount, "practice"),
         "cashier": cashier,
-        "deposit_form": RupeesForm(auto_id="deposit_%s") if cashier else None,
+        "deposit_form": RupeesForm(auto_id="deposit_%s") if cashier and money else None,
         "withdraw_form": RupeesForm(auto_id="withdraw_%s") if cashier else None,
         "deposits": deposits_for_player(user=request.user) if cashier else [],
         "withdrawals": withdrawals_for_player(user=request.user) if cashier else [],

@@ -10,6 +10,7 @@ to start without ``SECRET_KEY`` and ``ALLOWED_HOSTS``.
 from __future__ import annotations
 
 import os
+import secrets
 import tempfile
 from datetime import timedelta
 from pathlib import Path
@@ -116,6 +117,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # The rate limits of settings.RATE_LIMITS (django-ratelimit), answered with the 429 page.
+    "accounts.throttle.RateLimitMiddleware",
     # Last, as django-axes asks: turns a locked-out log-in into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -130,6 +133,7 @@ def _socket_sources(hosts: list[str]) -> list[str]:
     return [f"{scheme}://{pattern}:*" for pattern in patterns for scheme in schemes]
 
 
+PAYMENTS_PROVIDER_NAME = os.environ.get("PAYMENTS_PROVIDER", "stripe" if PRODUCTION else "sandbox")
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],
@@ -140,7 +144,11 @@ CONTENT_SECURITY_POLICY = {
         "connect-src": [SELF, *_socket_sources(ALLOWED_HOSTS)],
         "object-src": [NONE],
         "base-uri": [SELF],
-        "form-action": [SELF],
+        # The deposit form is answered with a redirect to the provider's hosted checkout.
+        "form-action": [
+            SELF,
+            *(["https://checkout.stripe.com"] if PAYMENTS_PROVIDER_NAME == "stripe" else []),
+        ],
         "frame-ancestors": [NONE],
     }
 }
@@ -252,17 +260,23 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
-# Sessions are read through the cache (written through to the database): a page or a
-# re-fetched table view does not query the session table.
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# Sessions live in the database: logging in, the lobby and play go on while Redis is down.
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
-# The cache holds short-lived shared facts (which players have a socket open at a table).
+# The cache holds short-lived shared facts (which players have a socket open at a table, the
+# rate-limit counters). With Redis it degrades to per-process memory while Redis is down
+# (rummy_site/cache.py) instead of failing the page; Redis is tried again after a few seconds.
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "rummy_site.cache.FallbackRedisCache",
             "LOCATION": REDIS_URL,
-            "OPTIONS": {"max_connections": REDIS_MAX_CONNECTIONS},
+            "OPTIONS": {
+                "max_connections": REDIS_MAX_CONNECTIONS,
+                "socket_connect_timeout": 2,
+                "socket_timeout": 2,
+                "retry_after_s": float(os.environ.get("CACHE_RETRY_AFTER_S", "5")),
+            },
         }
     }
 else:
@@ -332,12 +346,41 @@ AXES_LOCKOUT_PARAMETERS = [
     item.split("+") if "+" in item else item
     for item in env_list("AXES_LOCKOUT_PARAMETERS", ["username+ip_address"])
 ]
+# Rate limits (django-ratelimit's core, counters in the cache), per URL name and for the table
+# WebSocket ("socket"): the methods counted and the limits (key, rate), key "ip" (the client's
+# address, accounts.throttle.client_ip) or "user" (the logged-in player, else the address).
+# Rates are "count/period" (s, m, h, d). An exceeded limit answers 429 with a page in words.
+RATELIMIT_ENABLE = env_bool("RATELIMIT_ENABLE", True)
+RATELIMIT_USE_CACHE = "default"
+RATE_LIMITS: dict[str, dict[str, object]] = {
+    # Log-in: a per-address throttle over all accounts, beside axes' per (account, address) lock.
+    "login": {"methods": ["POST"], "limits": [("ip", "30/10m")]},
+    "signup": {"methods": ["POST"], "limits": [("ip", "10/h")]},
+    "wallet_deposit": {"methods": ["POST"], "limits": [("user", "10/10m"), ("ip", "30/10m")]},
+    "wallet_withdraw": {"methods": ["POST"], "limits": [("user", "10/10m"), ("ip", "30/10m")]},
+    "template_play": {"methods": ["POST"], "limits": [("user", "30/m"), ("ip", "120/m")]},
+    # Invite codes typed in the lobby: guesses per player and per address.
+    "join_by_code": {
+        "methods": ["POST"],
+        "limits": [("user", "10/10m"), ("ip", "20/10m"), ("user", "30/d")],
+    },
+    "table_invite": {"methods": ["GET"], "limits": [("ip", "30/10m")]},
+    "socket": {"limits": [("user", "60/m"), ("ip", "240/m")]},
+}
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.throttle.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_ip"
 # How many reverse proxies in front of the app append to X-Forwarded-For (0: use the peer
-# address). Only set it when such a proxy is really there, or clients could forge addresses.
+# address), and their addresses or networks: X-Forwarded-For is read only on a request whose
+# peer is one of TRUSTED_PROXIES, so a client talking to the site directly cannot choose its
+# address (accounts/throttle.py).
 TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
+if TRUSTED_PROXY_COUNT > 0 and not TRUSTED_PROXIES:
+    raise ImproperlyConfigured(
+        "TRUSTED_PROXY_COUNT needs TRUSTED_PROXIES: the addresses of the proxies in front "
+        "(e.g. TRUSTED_PROXIES=10.0.0.5 or 10.0.0.0/24)."
+    )
 AXES_VERBOSE = False
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby"
@@ -392,17 +435,41 @@ LOGGING = {
 # admin's table creation, no cash wallet in the header, and every cash endpoint refuses. On by
 # default so the demo shows cash tables; switch it off where online money games are not allowed.
 MONEY_GAMES = env_bool("MONEY_GAMES", True)
-# Payment providers (name -> class); new deposits use PAYMENTS_PROVIDER.
-PAYMENTS_PROVIDERS = {"sandbox": "ledger.payments.sandbox.SandboxProvider"}
-PAYMENTS_PROVIDER = os.environ.get("PAYMENTS_PROVIDER", "sandbox")
-# The sandbox signs its callbacks with HMAC-SHA256 under this secret; in production set a real
-# one (or leave the sandbox unused): without a secret every sandbox callback is refused.
-PAYMENTS_SANDBOX_SECRET = os.environ.get(
-    "PAYMENTS_SANDBOX_SECRET", "" if PRODUCTION else "sandbox-development-secret"
+# Payment providers (name -> class); new deposits use PAYMENTS_PROVIDER. Production refuses
+# the sandbox (it hands out money on a button press): set PAYMENTS_PROVIDER=stripe there.
+PAYMENTS_PROVIDERS = {
+    "sandbox": "ledger.payments.sandbox.SandboxProvider",
+    "stripe": "ledger.payments.stripe.StripeProvider",
+}
+PAYMENTS_PROVIDER = PAYMENTS_PROVIDER_NAME
+if PRODUCTION and PAYMENTS_PROVIDER == "sandbox":
+    raise ImproperlyConfigured(
+        "PAYMENTS_PROVIDER=sandbox is refused when DJANGO_ENV=production: the sandbox credits "
+        "deposits nobody paid. Set PAYMENTS_PROVIDER=stripe with STRIPE_SECRET_KEY and "
+        "STRIPE_WEBHOOK_SECRET (or MONEY_GAMES=0)."
+    )
+# The sandbox signs its callbacks with HMAC-SHA256 under this secret. Never a public default:
+# unless set, each process makes its own random one (the sandbox signs and checks in the same
+# process); in production the sandbox is refused altogether.
+PAYMENTS_SANDBOX_SECRET = os.environ.get("PAYMENTS_SANDBOX_SECRET", "") or (
+    "" if PRODUCTION else secrets.token_urlsafe(32)
 )
 PAYMENTS_SANDBOX_DUPLICATE_RATE = float(os.environ.get("PAYMENTS_SANDBOX_DUPLICATE_RATE", "0.3"))
 PAYMENTS_SANDBOX_LATE_RATE = float(os.environ.get("PAYMENTS_SANDBOX_LATE_RATE", "0.3"))
 PAYMENTS_SANDBOX_DELAY_S = float(os.environ.get("PAYMENTS_SANDBOX_DELAY_S", "2"))
 PAYMENTS_MAX_DEPOSIT = int(os.environ.get("PAYMENTS_MAX_DEPOSIT", "10000000"))  # paise
+# Stripe Checkout (ledger/payments/stripe.py, the official stripe package): the secret API key
+# (sk_test_... in test mode), the webhook endpoint's signing secret (whsec_...), and how old a
+# signed webhook may be (seconds).
+STRIPE_SECRET_KEY = os.environ.get("STRIPE_SECRET_KEY", "")
+STRIPE_WEBHOOK_SECRET = os.environ.get("STRIPE_WEBHOOK_SECRET", "")
+STRIPE_WEBHOOK_TOLERANCE_S = int(os.environ.get("STRIPE_WEBHOOK_TOLERANCE_S", "300"))
+STRIPE_CURRENCY = "inr"
+STRIPE_API_BASE = os.environ.get("STRIPE_API_BASE", "")  # unset: Stripe's own API
+_stripe_keys = STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET
+if PRODUCTION and PAYMENTS_PROVIDER == "stripe" and MONEY_GAMES and not _stripe_keys:
+    raise ImproperlyConfigured(
+        "PAYMENTS_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET."
+    )
 # The player's own rules (limits, self-exclusion, identity) as the cashier reads them.
 PAYMENTS_PLAYER_POLICY = "accounts.selectors.player_money_policy"

@@ -30,11 +30,30 @@ from django.template.loader import render_to_string
 from django.utils.translation import get_supported_language_variant
 from django.utils.translation.trans_real import parse_accept_lang_header
 
+from accounts.throttle import socket_connect_limited
+
 from . import presence, services
 from .models import LIVE_GAME_STATUSES, Game, Seat, Table
 from .realtime import lobby_group, seat_group, table_group
 
 logger = logging.getLogger(__name__)
+# Close codes: too many connects (settings.RATE_LIMITS["socket"]); the channel layer (Redis)
+# is down, so no push could arrive: the page re-fetches its view over HTTP meanwhile and the
+# socket reconnects by itself.
+CLOSE_RATE_LIMITED = 4429
+CLOSE_LAYER_DOWN = 4503
+
+
+async def _layer_join(consumer: AsyncWebsocketConsumer, *groups: str) -> bool:
+    try:
+        for group in groups:
+            await consumer.channel_layer.group_add(group, consumer.channel_name)
+    except Exception as error:  # Redis down: no pushes now; the page polls and reconnects
+        logger.warning("socket: the channel layer is unavailable: %s", error)
+        await consumer.accept()  # then closed with the reason, so the page knows to poll
+        await consumer.close(code=CLOSE_LAYER_DOWN)
+        return False
+    return True
 
 
 def _socket_language(scope: dict[str, Any]) -> str:
@@ -109,6 +128,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             # refused before anything about the table is sent.
             await self.close(code=4401)
             return
+        if await database_sync_to_async(socket_connect_limited)(self.scope):
+            await self.close(code=CLOSE_RATE_LIMITED)
+            return
         found = await self._table_state(user)
         if found is None:
             await self.close(code=4404)
@@ -124,8 +146,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.language = _socket_language(self.scope)
         self.group = table_group(self.table_id)
         self.own_group = seat_group(self.table_id, user.pk)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.channel_layer.group_add(self.own_group, self.channel_name)
+        if not await _layer_join(self, self.group, self.own_group):
+            self.group = ""
+            return
         await self.accept()
         if seat is not None:
             await self._opened(user, seat)
@@ -136,8 +159,11 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if not getattr(self, "group", None):
             return
-        await self.channel_layer.group_discard(self.group, self.channel_name)
-        await self.channel_layer.group_discard(self.own_group, self.channel_name)
+        try:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.channel_layer.group_discard(self.own_group, self.channel_name)
+        except Exception as error:  # Redis down: the groups expire by themselves
+            logger.warning("socket: could not leave the groups: %s", error)
         if self.seat_no is not None:
             await self._closed(self.scope["user"])
 
@@ -175,7 +201,10 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _badge(self, online: bool) -> None:
         event = {"type": "table.presence", "seat": self.seat_no, "online": online}
-        await self.channel_layer.group_send(self.group, event)
+        try:
+            await self.channel_layer.group_send(self.group, event)
+        except Exception as error:  # Redis down: the page polls its view meanwhile
+            logger.warning("socket: could not send a badge: %s", error)
 
     async def table_update(self, event: dict[str, Any]) -> None:
         await self.send(text_data=_sync_frame(event["version"]))
@@ -232,12 +261,18 @@ class LobbyConsumer(AsyncWebsocketConsumer):
     language: str
 
     async def connect(self) -> None:
+        if await database_sync_to_async(socket_connect_limited)(self.scope):
+            await self.close(code=CLOSE_RATE_LIMITED)
+            return
         self.language = _socket_language(self.scope)
-        await self.channel_layer.group_add(lobby_group(), self.channel_name)
-        await self.accept()
+        if await _layer_join(self, lobby_group()):
+            await self.accept()
 
     async def disconnect(self, code: int) -> None:
-        await self.channel_layer.group_discard(lobby_group(), self.channel_name)
+        try:
+            await self.channel_layer.group_discard(lobby_group(), self.channel_name)
+        except Exception as error:
+            logger.warning("socket: could not leave the lobby group: %s", error)
 
     async def lobby_update(self, event: dict[str, Any]) -> None:
         """The lobby's counts, rendered once per language by the process that pushed them."""

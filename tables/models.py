@@ -282,6 +282,9 @@ class Table(models.Model):
     # code, never listed in the lobby; its host starts it (computer players in the empty seats).
     is_private = models.BooleanField(default=False)
     invite_code = models.CharField(max_length=12, null=True, blank=True, unique=True)
+    # The invite link's token (secrets.token_urlsafe: unguessable); the short code stays for
+    # typing in the lobby (throttled). Joining a private table needs one of them.
+    invite_token = models.CharField(max_length=64, null=True, blank=True, unique=True)
     host = models.ForeignKey(
         django_settings.AUTH_USER_MODEL,
         null=True,

@@ -29,6 +29,7 @@ from .models import (
     TableStatus,
     TableTemplate,
 )
+from .rules import fairness
 
 __all__ = [
     "ReplayStep",
@@ -274,7 +275,17 @@ def commitment_view(*, game: Game | None, deal: Any, is_player: bool) -> dict[st
         "revealed": ended,
         "secret": deal.shoe_secret if ended else "",
         "cards": " ".join(shoe.get("cards", [])) if ended else "",
+        # The exact text the commitment hashes (docs/fairness.md): the page shows it and checks
+        # its SHA-256 in the browser.
+        "preimage": _preimage(deal) if ended else "",
     }
+
+
+def _preimage(deal: Any) -> str:
+    try:
+        return fairness.shoe_message(deal.shoe or {}, deal.shoe_secret or "")
+    except ValueError:
+        return ""
 
 
 def table_view_data(

@@ -115,13 +115,25 @@ def join_by_code(request: HttpRequest) -> HttpResponse:
     return redirect("table", table_id=seat.table_id)
 
 
+INVITES_KEY = "table_invites"
+
+
+def _invite_remember(request: HttpRequest, table: Table) -> None:
+    """The invite the visitor followed, kept in the session so the table's Join button works."""
+    invites = dict(request.session.get(INVITES_KEY, {}))
+    invites[str(table.pk)] = table.invite_token
+    request.session[INVITES_KEY] = dict(list(invites.items())[-20:])
+
+
 @require_GET
-def invite(request: HttpRequest, code: str) -> HttpResponse:
-    """An invite link: the private table's page, where the friend presses Join."""
+def invite(request: HttpRequest, token: str) -> HttpResponse:
+    """An invite link (its unguessable token): the private table's page, where the friend
+    presses Join. Every wrong link is answered the same way."""
     try:
-        table = services.table_by_code(code)
+        table = services.table_by_token(token[:80])
     except services.TableError as exc:
         return _refused(request, exc)
+    _invite_remember(request, table)
     return redirect("table", table_id=table.pk)
 
 
@@ -188,8 +200,9 @@ def table_view(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 def table_join(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _table_or_404(table_id)
+    invite = request.session.get(INVITES_KEY, {}).get(str(table.pk))
     try:
-        services.table_join(table=table, user=request.user)
+        services.table_join(table=table, user=request.user, invite=invite)
     except (services.TableError, ValueError) as exc:
         messages.error(request, _words(exc))
         return redirect("lobby")

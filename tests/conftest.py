@@ -30,6 +30,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = kept
 
 
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits() -> None:
+    """Every test starts with no rate-limit counts (they live in the cache, shared by the
+    process): the tests of the limits count their own requests."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture
 def password() -> str:
     return "correct-horse-battery-9"

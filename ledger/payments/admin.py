@@ -46,7 +46,7 @@ class DepositEventInline(_ReadOnlyInline):
 class DepositAdmin(admin.ModelAdmin):
     list_display = ("reference", "user", "amount_display", "status", "provider", "created_at")
     list_filter = ("status", "provider")
-    search_fields = ("reference", "user__username")
+    search_fields = ("reference", "user__username", "provider_payment_id", "provider_intent_id")
     list_select_related = ("user",)
     readonly_fields = (
         "user",
@@ -56,6 +56,9 @@ class DepositAdmin(admin.ModelAdmin):
         "status",
         "transaction",
         "checkout_url",
+        "provider_payment_id",
+        "provider_intent_id",
+        "refunded_amount",
         "created_at",
         "updated_at",
     )

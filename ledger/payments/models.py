@@ -40,6 +40,13 @@ class Deposit(models.Model):
         max_length=16, choices=DepositStatus.choices, default=DepositStatus.PENDING
     )
     checkout_url = models.CharField(max_length=500, blank=True, default="")
+    # The provider's ids: its checkout (Stripe: the Checkout Session cs_...) and the payment
+    # behind it (Stripe: the PaymentIntent pi_..., which refunds name).
+    provider_payment_id = models.CharField(max_length=100, blank=True, default="")
+    provider_intent_id = models.CharField(max_length=100, blank=True, default="", db_index=True)
+    # Refunded at the provider after it was paid (paise, in all): flagged for staff, who
+    # reverse the credit in the admin; the wallet is not debited by itself.
+    refunded_amount = models.BigIntegerField(default=0)
     transaction = models.OneToOneField(
         "ledger.Transaction",
         null=True,

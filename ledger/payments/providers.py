@@ -6,9 +6,9 @@ player there; the provider later tells the site what happened through a signed c
 verified callback (``services.deposit_callback_apply``).
 
 Providers are named in ``settings.PAYMENTS_PROVIDERS`` (name -> dotted class path) and
-``PAYMENTS_PROVIDER`` picks the one new deposits use. A real gateway (Razorpay, Cashfree,
-PayU, Stripe...) implements the three methods with its API client: see README, "Money in and
-out"."""
+``PAYMENTS_PROVIDER`` picks the one new deposits use: ``sandbox`` (development, refused in
+production) and ``stripe`` (Stripe Checkout, ``ledger/payments/stripe.py``). Another gateway
+implements the three methods with its API client: see README, "Money in and out"."""
 
 from __future__ import annotations
 
@@ -41,15 +41,22 @@ class Checkout:
     provider_payment_id: str = ""
 
 
+REFUNDED = "refunded"
+IGNORED = "ignored"
+
+
 @dataclass(frozen=True)
 class PaymentEvent:
     """A verified statement by the provider about one payment: ``status`` is ``paid``,
-    ``failed`` or ``cancelled``; ``amount`` in paise (checked against the deposit)."""
+    ``failed`` or ``cancelled`` (``amount`` in paise, checked against the deposit),
+    ``refunded`` (``amount``: refunded in all, the payment named by ``intent_id``) or
+    ``ignored`` (a genuine event that moves nothing, answered 200 so it is not resent)."""
 
     reference: str
     status: str
     amount: int
     event_id: str = ""
+    intent_id: str = ""
 
 
 class PaymentProvider(Protocol):

@@ -4,11 +4,10 @@ accounts."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import QuerySet, Sum
-from django.utils import timezone
 
 from .models import Deposit, DepositStatus, Withdrawal, WithdrawalStatus
 
@@ -16,21 +15,37 @@ from .models import Deposit, DepositStatus, Withdrawal, WithdrawalStatus
 COUNTED = (DepositStatus.PENDING, DepositStatus.PAID)
 
 
-def local_day_start(now: datetime) -> datetime:
-    local = timezone.localtime(now)
-    return local.replace(hour=0, minute=0, second=0, microsecond=0)
+# The deposit limits count over rolling windows ending now: the player cannot move them (a
+# calendar day would follow the profile's time zone, which the player chooses).
+DAILY_WINDOW = timedelta(hours=24)
+MONTHLY_WINDOW = timedelta(days=30)
 
 
-def local_month_start(now: datetime) -> datetime:
-    return local_day_start(now).replace(day=1)
+def _counted(*, user: Any, since: datetime) -> QuerySet[Deposit]:
+    return Deposit.objects.filter(user_id=user.pk, status__in=COUNTED, created_at__gt=since)
 
 
 def deposit_total_since(*, user: Any, since: datetime) -> int:
-    """Paid and pending deposits of the player since ``since``, in paise."""
-    total = Deposit.objects.filter(
-        user_id=user.pk, status__in=COUNTED, created_at__gte=since
-    ).aggregate(total=Sum("amount"))["total"]
+    """Paid and pending deposits of the player made after ``since``, in paise."""
+    total = _counted(user=user, since=since).aggregate(total=Sum("amount"))["total"]
     return int(total or 0)
+
+
+def deposit_room_from(
+    *, user: Any, now: datetime, window: timedelta, limit: int, amount: int
+) -> datetime | None:
+    """When a deposit of ``amount`` fits the ``limit`` over the rolling ``window`` again: the
+    moment enough of the counted deposits have left the window. None when it never fits (the
+    amount is over the limit itself)."""
+    if amount > limit:
+        return None
+    rows = _counted(user=user, since=now - window).order_by("created_at", "pk")
+    total = sum(amount for _when, amount in rows.values_list("created_at", "amount"))
+    for created_at, counted in rows.values_list("created_at", "amount"):
+        total -= counted
+        if total + amount <= limit:
+            return created_at + window
+    return now
 
 
 def deposits_for_player(*, user: Any, limit: int = 20) -> QuerySet[Deposit]:

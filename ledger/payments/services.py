@@ -41,8 +41,15 @@ from .models import (
     WithdrawalStatus,
 )
 from .policy import player_policy
-from .providers import CallbackRefused, PaymentEvent, provider_default, provider_get
-from .selectors import deposit_total_since, local_day_start, local_month_start
+from .providers import (
+    IGNORED,
+    REFUNDED,
+    CallbackRefused,
+    PaymentEvent,
+    provider_default,
+    provider_get,
+)
+from .selectors import DAILY_WINDOW, MONTHLY_WINDOW, deposit_room_from, deposit_total_since
 
 logger = logging.getLogger("ledger.payments")
 
@@ -76,27 +83,34 @@ def _when(moment: datetime) -> str:
     return formats.date_format(timezone.localtime(moment), "DATETIME_FORMAT")
 
 
-def _check_limit(*, user: Any, amount: int, limit: int | None, since: datetime, when: str) -> None:
+def _check_limit(*, user: Any, amount: int, limit: int | None, now: datetime, period: str) -> None:
+    """Refuse a deposit that takes the paid and pending deposits of the rolling window (24
+    hours for the daily limit, 30 days for the monthly one) over the limit, saying what fits
+    now and from when the amount fits."""
     if limit is None:
         return
-    left = max(0, limit - deposit_total_since(user=user, since=since))
-    if amount > left:
-        words = (
-            _(
-                "That is over your daily deposit limit of %(limit)s: you can deposit %(left)s "
-                "more today."
-            )
-            if when == "today"
-            else _(
-                "That is over your monthly deposit limit of %(limit)s: you can deposit %(left)s "
-                "more this month."
-            )
+    window = DAILY_WINDOW if period == "daily" else MONTHLY_WINDOW
+    left = max(0, limit - deposit_total_since(user=user, since=now - window))
+    if amount <= left:
+        return
+    values = {"limit": format_amount(limit, "cash"), "left": format_amount(left, "cash")}
+    if period == "daily":
+        words = _(
+            "That is over your daily deposit limit of %(limit)s (counted over the last 24 "
+            "hours): you can deposit %(left)s more now."
         )
-        raise DepositRefused(
-            words % {"limit": format_amount(limit, "cash"), "left": format_amount(left, "cash")},
-            left=left,
-            limit=limit,
+    else:
+        words = _(
+            "That is over your monthly deposit limit of %(limit)s (counted over the last 30 "
+            "days): you can deposit %(left)s more now."
         )
+    room = deposit_room_from(user=user, now=now, window=window, limit=limit, amount=amount)
+    if room is not None:
+        words += " " + _("From %(when)s, %(amount)s fits again.") % {
+            "amount": format_amount(amount, "cash"),
+            "when": _when(room),
+        }
+    raise DepositRefused(words % values, left=left, limit=limit, allowed_from=room)
 
 
 @retry_on_conflict
@@ -106,7 +120,8 @@ def deposit_start(
     """Open a deposit of ``amount`` paise at the provider and return it (pending, with the
     checkout URL to send the player to). Refused while money games are off, while the player
     is self-excluded, and over the player's daily or monthly limit (pending and paid deposits
-    count). Nothing is credited here: only a verified callback credits."""
+    of the last 24 hours / 30 days count). Nothing is credited here: only a verified
+    callback credits."""
     money_games_required()
     if isinstance(amount, bool) or not isinstance(amount, int):
         raise InvalidAmount(_("Enter an amount in rupees."))
@@ -135,19 +150,9 @@ def deposit_start(
                 )
                 % {"until": _when(policy.self_excluded_until)}
             )
+        _check_limit(user=locked, amount=amount, limit=policy.daily_limit, now=now, period="daily")
         _check_limit(
-            user=locked,
-            amount=amount,
-            limit=policy.daily_limit,
-            since=local_day_start(now),
-            when="today",
-        )
-        _check_limit(
-            user=locked,
-            amount=amount,
-            limit=policy.monthly_limit,
-            since=local_month_start(now),
-            when="this month",
+            user=locked, amount=amount, limit=policy.monthly_limit, now=now, period="monthly"
         )
         deposit = Deposit.objects.create(
             user=locked,
@@ -161,33 +166,78 @@ def deposit_start(
             reference=deposit.reference, amount=amount, return_url="/wallet/"
         )
         deposit.checkout_url = checkout.url
-        deposit.save(update_fields=["checkout_url"])
+        deposit.provider_payment_id = checkout.provider_payment_id[:100]
+        deposit.save(update_fields=["checkout_url", "provider_payment_id"])
         DepositEvent.objects.create(
             deposit=deposit, status=deposit.status, detail=f"Checkout opened at {name}", at=now
         )
     return deposit
 
 
-def deposit_callback_apply(*, provider: str, body: bytes, headers: Mapping[str, str]) -> Deposit:
+def deposit_callback_apply(
+    *, provider: str, body: bytes, headers: Mapping[str, str]
+) -> Deposit | None:
     """Apply a provider's callback: verify its signature over the raw body (a forged or
     unreadable one is refused with ``CallbackRefused`` and logged), then bring the deposit to
     what the provider says. ``paid`` credits the wallet with the key
     ``deposit:<provider>:<reference>``, so any number of deliveries, in any order, credit it
-    exactly once; ``failed``/``cancelled`` credit nothing and never undo a payment."""
+    exactly once; ``failed``/``cancelled`` credit nothing and never undo a payment; a refund is
+    flagged. A genuine event that moves nothing returns None."""
     impl = provider_get(provider)
     try:
         event = impl.callback_verify(body=body, headers=headers)
     except CallbackRefused as error:
         logger.warning("payments: %s callback refused: %s", provider, error.message)
         raise
+    if event.status == IGNORED:
+        return None
+    if event.status == REFUNDED:
+        return _refund_apply(provider=provider, event=event)
+    if not money_games_on():
+        _refuse_money_off(provider=provider, event=event)
     return _event_apply(provider=provider, event=event)
+
+
+@retry_on_conflict
+def _refund_apply(*, provider: str, event: PaymentEvent) -> Deposit:
+    """The provider refunded (part of) a paid deposit. The wallet was credited and may have
+    been played, so nothing is debited by itself: the deposit keeps the amount refunded in all
+    and is flagged for staff (logged, in its history), who reverse the credit in the admin."""
+    with transaction.atomic():
+        found = Deposit.objects.select_for_update().filter(provider=provider)
+        if event.intent_id:
+            found = found.filter(provider_intent_id=event.intent_id)
+        elif event.reference:
+            found = found.filter(reference=event.reference)
+        else:
+            raise CallbackRefused("The refund names no payment.")
+        deposit = found.first()
+        if deposit is None:
+            # Perhaps before the payment's own event (out of order): refused, so resent later.
+            raise CallbackRefused("The refund names no deposit of ours (yet).")
+        if event.amount <= deposit.refunded_amount:
+            return deposit  # a repeated or older refund event
+        if deposit.status != DepositStatus.PAID:
+            raise CallbackRefused("A refund of a deposit that is not paid (yet).")
+        deposit.refunded_amount = min(event.amount, deposit.amount)
+        deposit.updated_at = timezone.now()
+        deposit.save(update_fields=["refunded_amount", "updated_at"])
+        detail = (
+            f"Refunded at {provider}: {format_amount(deposit.refunded_amount, 'cash')} in all. "
+            "FLAGGED for staff: the wallet was credited; reverse the credit in the admin"
+        )
+        DepositEvent.objects.create(
+            deposit=deposit, status=deposit.status, detail=f"{detail} [{event.event_id}]"[:300]
+        )
+        logger.warning("payments: %s refund of %s flagged: %s", provider, deposit.reference, detail)
+    return deposit
 
 
 @retry_on_conflict
 def _event_apply(*, provider: str, event: PaymentEvent) -> Deposit:
     with transaction.atomic():
         deposit = (
-            Deposit.objects.select_for_update()
+            Deposit.objects.select_for_update(of=("self",))
             .select_related("user")
             .filter(provider=provider, reference=event.reference)
             .first()
@@ -221,6 +271,8 @@ def _event_apply(*, provider: str, event: PaymentEvent) -> Deposit:
                     detail += f", after an earlier {deposit.status} callback"
                 deposit.status = DepositStatus.PAID
                 deposit.transaction = tx
+            if event.intent_id and not deposit.provider_intent_id:
+                deposit.provider_intent_id = event.intent_id[:100]
         elif deposit.status == DepositStatus.PAID:
             detail = f"A {event.status} callback after the payment: ignored, stays paid"
         elif deposit.status == event.status:
@@ -229,7 +281,7 @@ def _event_apply(*, provider: str, event: PaymentEvent) -> Deposit:
             detail = f"{event.status.capitalize()}: nothing credited"
             deposit.status = event.status
         deposit.updated_at = now
-        deposit.save(update_fields=["status", "transaction", "updated_at"])
+        deposit.save(update_fields=["status", "transaction", "provider_intent_id", "updated_at"])
         DepositEvent.objects.create(
             deposit=deposit,
             status=deposit.status,
@@ -239,12 +291,59 @@ def _event_apply(*, provider: str, event: PaymentEvent) -> Deposit:
     return deposit
 
 
+MONEY_OFF_DETAIL = "Money games are off: nothing credited"
+
+
+def _refuse_money_off(*, provider: str, event: PaymentEvent) -> None:
+    """Money games are off: a deposit still open takes no money. It is cancelled (kept in its
+    history and logged); a payment the provider reports anyway is refused and flagged, so staff
+    refund it at the provider. Raises ``CallbackRefused`` once that is committed; returns
+    (nothing to refuse) for a deposit credited before the switch."""
+    with transaction.atomic():
+        deposit = (
+            Deposit.objects.select_for_update()
+            .filter(provider=provider, reference=event.reference)
+            .first()
+        )
+        if deposit is None:
+            raise CallbackRefused("The callback names no deposit of ours.")
+        if deposit.status == DepositStatus.PAID:
+            return
+        now = timezone.now()
+        paid = event.status == DepositStatus.PAID
+        detail = MONEY_OFF_DETAIL + (
+            "; the provider reports it PAID: FLAGGED, refund it at the provider" if paid else ""
+        )
+        deposit.status = DepositStatus.CANCELLED
+        deposit.updated_at = now
+        deposit.save(update_fields=["status", "updated_at"])
+        DepositEvent.objects.create(deposit=deposit, status=deposit.status, detail=detail, at=now)
+        logger.warning("payments: %s %s: %s", provider, deposit.reference, detail)
+    raise CallbackRefused(detail)
+
+
+def deposit_cancel_money_off(*, deposit: Deposit) -> Deposit:
+    """Cancel a pending deposit because money games are off (the sandbox page, a sweep)."""
+    with transaction.atomic():
+        locked = Deposit.objects.select_for_update().get(pk=deposit.pk)
+        if locked.status == DepositStatus.PENDING:
+            now = timezone.now()
+            locked.status = DepositStatus.CANCELLED
+            locked.updated_at = now
+            locked.save(update_fields=["status", "updated_at"])
+            DepositEvent.objects.create(
+                deposit=locked, status=locked.status, detail=MONEY_OFF_DETAIL, at=now
+            )
+            logger.warning("payments: %s cancelled: money games are off", locked.reference)
+    return locked
+
+
 @retry_on_conflict
 def withdrawal_request(*, user: Any, amount: int, now: datetime | None = None) -> Withdrawal:
     """Ask to withdraw ``amount`` paise of cash. Only a player whose identity staff verified;
-    allowed while self-excluded. The amount is held at once (wallet -> pending withdrawals), so
+    allowed while self-excluded and while money games are off (the player takes out what they
+    own). The amount is held at once (wallet -> pending withdrawals), so
     it cannot be played; ``InsufficientFunds`` says what the wallet holds."""
-    money_games_required()
     if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
         raise InvalidAmount(_("Enter an amount above ₹0.00."))
     now = now or timezone.now()

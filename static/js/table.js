@@ -95,6 +95,22 @@
     }
   });
 
+  // While the socket is down (the network, or the server's Redis), nothing is pushed: the page
+  // re-fetches its view every few seconds until the socket is back (the extension reconnects
+  // by itself), so play goes on over HTTP.
+  const POLL_MS = 3000;
+  let poller = null;
+  document.addEventListener("htmx:wsClose", function () {
+    if (poller === null && root()) {
+      poller = setInterval(refetch, POLL_MS);
+      document.documentElement.dataset.livePolling = "on";
+    }
+  });
+  document.addEventListener("htmx:wsOpen", function () {
+    if (poller !== null) { clearInterval(poller); poller = null; }
+    document.documentElement.dataset.livePolling = "off";
+  });
+
   function applyFelt(box) {
     const fresh = box.querySelector("#felt-root");
     const current = felt();
@@ -174,7 +190,7 @@
     if (notice && document.getElementById("my-notice")) {
       notice.hidden = (notice.dataset.seats || "").split(" ").indexOf(mine) !== -1;
     }
-    f.querySelectorAll(".invite-link").forEach(function (a) { a.textContent = a.href; });
+    document.querySelectorAll(".invite-link").forEach(function (a) { a.textContent = a.href; });
   }
   function showPresence(seat, online) {
     const el = document.querySelector('#felt > .seat[data-seat="' + seat + '"]');

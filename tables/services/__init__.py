@@ -49,6 +49,7 @@ from .errors import (
 from .limits import seats_per_player_max
 from .matching import (
     table_by_code,
+    table_by_token,
     table_join_by_code,
     table_private_create,
     table_private_start,
@@ -127,6 +128,7 @@ __all__ = [
     "seats_per_player_max",
     "settle_key",
     "table_by_code",
+    "table_by_token",
     "table_close",
     "table_create",
     "table_join",

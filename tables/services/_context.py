@@ -163,10 +163,15 @@ def _tables_for_update() -> Any:
 
 
 def lock_context(*, table: Table, game_id: int, now: float) -> Ctx:
-    """Lock a game (its table already locked) and its seats, by primary key."""
+    """Lock a game (its table already locked) and its seats, by primary key. The seats' users
+    are read, not locked: a player's row is locked only first, by a seating write
+    (``limits.player_lock``)."""
     game = Game.objects.select_for_update().get(pk=game_id)
     seats = list(
-        Seat.objects.select_for_update().filter(game=game).select_related("user").order_by("pk")
+        Seat.objects.select_for_update(of=("self",))
+        .filter(game=game)
+        .select_related("user")
+        .order_by("pk")
     )
     return Ctx(table=table, game=game, seats=seats, now=now)
 

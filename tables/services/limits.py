@@ -1,9 +1,11 @@
 """Who may sit where: a player sits at most once among one template's tables, and at no more
 than ``SEATS_PER_PLAYER_MAX`` tables at once (default 3).
 
-Both rules are checked with the template's row locked (``template_lock``), the first lock of
-every seating write (template, then table, then game, then seats): two joins of one player at
-one template's tables, by Play now or by link, are serialised, so neither rule can be raced.
+Both rules are checked with the player's row locked (``player_lock``), the first lock of
+every seating write (player, then template, then table, then game, then seats): two joins of
+one player, at one template's tables or at different ones, by Play now or by link, are
+serialised, so neither rule can be raced (eight parallel Play now presses on eight templates
+seat the player at most ``SEATS_PER_PLAYER_MAX`` times).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings as django_settings
+from django.contrib.auth import get_user_model
 from django.utils.translation import gettext as _
 
 from ..models import LIVE_GAME_STATUSES, Seat, Table, TableTemplate
@@ -22,6 +25,15 @@ DEFAULT_SEATS_PER_PLAYER = 3
 def seats_per_player_max() -> int:
     """How many tables one player may sit at at once (``settings.SEATS_PER_PLAYER_MAX``)."""
     return max(1, int(getattr(django_settings, "SEATS_PER_PLAYER_MAX", DEFAULT_SEATS_PER_PLAYER)))
+
+
+def player_lock(user: Any) -> None:
+    """Lock the player's user row (``select_for_update``): the first lock of a seating write,
+    so one player's joins are serialised whatever the tables. A computer player is not locked
+    (the table seats it, under the table's lock)."""
+    pk = getattr(user, "pk", None)
+    if isinstance(pk, int) and not isinstance(pk, bool):
+        list(get_user_model()._default_manager.select_for_update().filter(pk=pk).values("pk"))
 
 
 def template_lock(template_id: Any) -> TableTemplate | None:
@@ -50,7 +62,7 @@ def live_seats_of(user: Any) -> Any:
 def seat_limits_check(*, table: Table, user: Any) -> None:
     """Refuse a new seat at ``table`` when ``user`` already sits at another table of its
     template, or at the most tables a player may play at once. The caller holds the
-    template's lock."""
+    player's lock (``player_lock``) and the template's."""
     seats = live_seats_of(user).exclude(table_id=table.pk)
     if seats.filter(table__template_id=table.template_id).exists():
         raise SeatUnavailable(

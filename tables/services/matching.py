@@ -2,7 +2,8 @@
 when every table is full or playing), private tables joined by an invite code, and keeping a
 template's tables open but never piling up.
 
-Every write here locks the template row first (``select_for_update``), then the table, its game
+Every write here locks the player's row first (``limits.player_lock``), then the template row
+(``select_for_update``), then the table, its game
 and seats (``seating.table_join``, the fixed order): the choice of a table and the opening of a
 new one are serialised per template, so 200 players pressing Play now at once are seated once
 each, no table takes more than its seats, and only the tables needed are opened.
@@ -29,12 +30,19 @@ from ._context import (
 )
 from ._pipeline import save_game
 from .errors import NotFound, NotSeated, SeatUnavailable, TableClosed, TableError
-from .limits import live_seats_of, seat_limits_check, template_lock, template_lock_for_table
+from .limits import (
+    live_seats_of,
+    player_lock,
+    seat_limits_check,
+    template_lock,
+    template_lock_for_table,
+)
 from .seating import bots_fill_and_begin, table_create, table_join
 
 __all__ = [
     "IDLE_CLOSE_S",
     "INVITE_ALPHABET",
+    "table_by_token",
     "table_join_by_code",
     "table_private_create",
     "table_private_start",
@@ -45,6 +53,8 @@ __all__ = [
 # Invite codes: 6 characters without look-alikes (no 0/O, 1/I/L).
 INVITE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 INVITE_LENGTH = 6
+# The invite link's token: 24 random bytes (192 bits), URL-safe.
+INVITE_TOKEN_BYTES = 24
 # An empty table (its last game over) beyond the template's minimum of open tables is closed once
 # it has stood empty this long: long enough for its players to press Play again.
 IDLE_CLOSE_S = 300.0
@@ -98,6 +108,7 @@ def template_play_now(*, template: TableTemplate, user: Any, now: float | None =
     check_user(user)
 
     def work() -> Seat:
+        player_lock(user)  # first: one player's joins at any tables are serialised
         locked = _locked_template(template)
         mine = live_seats_of(user).filter(table__template=locked).order_by("pk").first()
         if mine is not None:
@@ -192,11 +203,22 @@ def _new_code() -> str:
     raise TableError(_("Could not make an invite code: try again."))  # pragma: no cover
 
 
+def _no_such_invite() -> NotFound:
+    """The one answer to every wrong invite code or link, whatever it is: it tells a
+    malformed code, a code of no table and one of a closed table apart from nothing."""
+    return NotFound(
+        _(
+            "That invite code or link does not open any table: check it with the friend who "
+            "sent it (a code has 6 letters and digits, e.g. K7QM2X)."
+        )
+    )
+
+
 def normalise_code(raw: Any) -> str:
     """An invite code as typed (any case, spaces and dashes ignored), or ``NotFound``."""
     text = str(raw or "").strip().upper().replace(" ", "").replace("-", "")
     if len(text) != INVITE_LENGTH or any(c not in INVITE_ALPHABET for c in text):
-        raise NotFound(_("That is not an invite code: it has 6 letters and digits, e.g. K7QM2X."))
+        raise _no_such_invite()
     return text
 
 
@@ -208,6 +230,7 @@ def table_private_create(*, template: TableTemplate, user: Any, now: float | Non
     check_user(user)
 
     def work() -> Table:
+        player_lock(user)
         locked = _locked_template(template)
         if not locked.practice:
             raise TableClosed(_("Private tables are practice tables: pick a practice game."))
@@ -220,9 +243,10 @@ def table_private_create(*, template: TableTemplate, user: Any, now: float | Non
         code = _new_code()
         table = Table.objects.create(
             template=locked,
-            name=f"{user.public_name}'s table {code}",
+            name=f"{user.public_name}'s table",  # not the code: the name is public
             is_private=True,
             invite_code=code,
+            invite_token=secrets.token_urlsafe(INVITE_TOKEN_BYTES),
             host=user,
         )
         table_join(table=table, user=user, now=now)
@@ -241,13 +265,31 @@ def table_by_code(code: Any) -> Table:
         .first()
     )
     if table is None:
-        raise NotFound(_("No open private table has the code %(code)s.") % {"code": text})
+        raise _no_such_invite()
+    return table
+
+
+def table_by_token(token: Any) -> Table:
+    """The open private table whose invite link carries ``token``, or ``NotFound`` (the same
+    answer as a wrong code)."""
+    text = str(token or "")
+    if not 20 <= len(text) <= 64:
+        raise _no_such_invite()
+    table = (
+        Table.objects.filter(invite_token=text, is_private=True)
+        .exclude(status=TableStatus.CLOSED)
+        .select_related("template")
+        .first()
+    )
+    if table is None:
+        raise _no_such_invite()
     return table
 
 
 def table_join_by_code(*, code: Any, user: Any, now: float | None = None) -> Seat:
     """Sit ``user`` at the private table with invite ``code`` (see ``table_join``)."""
-    return table_join(table=table_by_code(code), user=user, now=now)
+    table = table_by_code(code)
+    return table_join(table=table, user=user, now=now, invite=table.invite_token)
 
 
 def table_private_start(*, table: Table, user: Any, now: float | None = None) -> Game:

@@ -3,6 +3,7 @@ before the start), computer players filling a practice table, connections going 
 
 from __future__ import annotations
 
+import hmac
 from typing import Any
 
 from django.utils import formats, timezone
@@ -29,7 +30,7 @@ from ._context import (
 from ._pipeline import apply_action, begin_game, continue_play, save_game
 from .bots import bot_users_ensure
 from .errors import NotSeated, SeatUnavailable, TableClosed
-from .limits import seat_limits_check, template_lock_for_table
+from .limits import player_lock, seat_limits_check, template_lock_for_table
 from .settlement import entry_key, pot_hold, practice_chips_top_up, refund_entry
 
 
@@ -91,11 +92,33 @@ def _cash_join_check(user: Any) -> None:
         )
 
 
+def _private_join_check(table: Table, user: Any, invite: str | None) -> None:
+    """A private table seats its host, a player who sat at it before (Play again) and whoever
+    brings its invite (the link's token); nobody by its number alone."""
+    if table.host_id == user.pk:
+        return
+    token = str(table.invite_token or "")
+    if invite and token and hmac.compare_digest(str(invite).encode(), token.encode()):
+        return
+    if Seat.objects.filter(table_id=table.pk, user_id=user.pk).exists():
+        return
+    raise SeatUnavailable(
+        _("This is a private table: join it with the invite link or code its host shared.")
+    )
+
+
 def table_join(
-    *, table: Table, user: Any, seat_no: int | None = None, now: float | None = None
+    *,
+    table: Table,
+    user: Any,
+    seat_no: int | None = None,
+    now: float | None = None,
+    invite: str | None = None,
 ) -> Seat:
     """Sit ``user`` at ``table`` for its next game and hold the entry fee (the points buy-in at
-    points tables) in the game's pot. Idempotent: a user already seated gets the same seat back.
+    points tables) in the game's pot. A private table needs its ``invite`` token (unless the
+    user is its host or sat at it before). Idempotent: a user already seated gets the same
+    seat back.
     At practice tables the computer players take the other seats. A full table starts at once;
     at the minimum the start countdown runs."""
     now = now_or_clock(now)
@@ -103,7 +126,8 @@ def table_join(
     check_user(user)
 
     def work() -> Any:
-        template_lock_for_table(getattr(table, "pk", None))  # template, table, game, seats
+        player_lock(user)  # player, template, table, game, seats: the fixed order
+        template_lock_for_table(getattr(table, "pk", None))
         locked = lock_table(getattr(table, "pk", None))
         if locked.status == TableStatus.CLOSED:
             raise TableClosed(_("This table is closed."))
@@ -113,6 +137,8 @@ def table_join(
         existing = ctx.seat_of(user)
         if existing is not None:
             return existing
+        if locked.is_private:
+            _private_join_check(locked, user, invite)
         if ctx.game.status != GameStatus.WAITING:
             raise TableClosed(_("A game is being played at this table: join when it ends."))
         if BotProfile.objects.filter(user_id=user.pk).exists():

@@ -106,7 +106,71 @@ def test_the_address_behind_a_trusted_proxy_is_the_forwarded_one(rf, settings):
     settings.TRUSTED_PROXY_COUNT = 0
     assert client_ip(request) == "10.0.0.2"
     settings.TRUSTED_PROXY_COUNT = 1
+    settings.TRUSTED_PROXIES = ["10.0.0.0/24"]
     assert client_ip(request) == "203.0.113.5"
+    # The same header from a peer that is not a configured proxy is ignored.
+    settings.TRUSTED_PROXIES = ["10.9.9.9"]
+    assert client_ip(request) == "10.0.0.2"
+    # A forwarded value that is not an address is not used either.
+    forged = rf.get("/", REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR="not-an-ip")
+    settings.TRUSTED_PROXIES = ["10.0.0.2"]
+    assert client_ip(forged) == "10.0.0.2"
+
+
+def test_rotating_x_forwarded_for_from_a_direct_client_does_not_dodge_the_lockout(
+    client, player, settings
+):
+    """Issue 21, point 10: one trusted proxy configured, but the client talks to the site
+    directly and sends a new X-Forwarded-For each time: its own address is counted."""
+    settings.TRUSTED_PROXY_COUNT = 1
+    settings.TRUSTED_PROXIES = ["10.0.0.1"]
+    statuses = []
+    for n in range(12):
+        response = client.post(
+            reverse("login"),
+            {"username": player.username, "password": WRONG},
+            REMOTE_ADDR="203.0.113.7",
+            HTTP_X_FORWARDED_FOR=f"198.51.100.{n + 1}",
+        )
+        statuses.append(response.status_code)
+    assert statuses[: settings.AXES_FAILURE_LIMIT - 1] == [200] * (settings.AXES_FAILURE_LIMIT - 1)
+    assert set(statuses[settings.AXES_FAILURE_LIMIT - 1 :]) == {429}
+
+
+def test_a_guesser_behind_the_proxy_does_not_lock_the_owner_out(client, player, password, settings):
+    """Locked per (account, address): wrong passwords from one address leave the owner, at
+    another address behind the same proxy, free to log in."""
+    settings.TRUSTED_PROXY_COUNT = 1
+    settings.TRUSTED_PROXIES = ["10.0.0.1"]
+    for _ in range(settings.AXES_FAILURE_LIMIT + 1):
+        client.post(
+            reverse("login"),
+            {"username": player.username, "password": WRONG},
+            REMOTE_ADDR="10.0.0.1",
+            HTTP_X_FORWARDED_FOR="198.51.100.66",
+        )
+    owner = client.post(
+        reverse("login"),
+        {"username": player.username, "password": password},
+        REMOTE_ADDR="10.0.0.1",
+        HTTP_X_FORWARDED_FOR="192.0.2.10",
+    )
+    assert owner.status_code == 302
+
+
+def test_one_address_guessing_across_many_accounts_is_throttled(client, user_factory, settings):
+    """The per-address throttle (settings.RATE_LIMITS["login"]): 30 log-in tries per 10 minutes
+    from one address, whatever the accounts; then a 429 in words."""
+    statuses = []
+    for n in range(32):
+        response = _login(client, f"nobody{n}", WRONG, ip="203.0.113.99")
+        statuses.append(response.status_code)
+    assert statuses[:30] == [200] * 30
+    assert statuses[30:] == [429, 429]
+    assert "Too many tries in a short time" in response.content.decode()
+    assert response["Retry-After"] == "60"
+    # Another address is not affected.
+    assert _login(client, "nobody", WRONG, ip="203.0.113.100").status_code == 200
 
 
 @pytest.mark.parametrize("url_name", ["login", "admin:login"])

@@ -52,11 +52,19 @@ def test_a_deposit_over_the_daily_limit_is_refused_with_what_is_left(player):
     payments.deposit_start(user=player, amount=60_000)  # pending counts
     with pytest.raises(payments.DepositRefused) as refused:
         payments.deposit_start(user=player, amount=50_000)
-    assert refused.value.message == (
-        "That is over your daily deposit limit of ₹1,000.00: you can deposit ₹400.00 more today."
+    assert (
+        refused.value.message
+        == (
+            "That is over your daily deposit limit of ₹1,000.00 (counted over the last 24 hours): "
+            "you can deposit ₹400.00 more now."
+        )
+        + " From "
+        + refused.value.message.split(" From ")[1]
     )
+    assert refused.value.message.endswith(", ₹500.00 fits again.")
+    assert refused.value.details["allowed_from"] > timezone.now() + timedelta(hours=23)
     payments.deposit_start(user=player, amount=40_000)
-    with pytest.raises(payments.DepositRefused, match=r"₹0.00 more today"):
+    with pytest.raises(payments.DepositRefused, match=r"₹0.00 more now"):
         payments.deposit_start(user=player, amount=100)
     assert Deposit.objects.filter(user=player).count() == 2
 
@@ -64,7 +72,10 @@ def test_a_deposit_over_the_daily_limit_is_refused_with_what_is_left(player):
 def test_a_deposit_over_the_monthly_limit_is_refused(player):
     services.limits_set(user=player, period="monthly", amount=200_000)
     payments.deposit_start(user=player, amount=150_000)
-    with pytest.raises(payments.DepositRefused, match=r"can deposit ₹500.00 more this month"):
+    with pytest.raises(
+        payments.DepositRefused,
+        match=r"\(counted over the last 30 days\): you can deposit ₹500.00 more now",
+    ):
         payments.deposit_start(user=player, amount=60_000)
 
 

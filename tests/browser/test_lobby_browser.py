@@ -110,7 +110,7 @@ def test_a_private_table_invite_brings_a_friend_and_the_host_starts_with_a_bot(
     code = host.locator("#private-invite .invite-code").inner_text()
     link = host.locator("#private-invite a").get_attribute("href")
     table = Table.objects.get(invite_code=code)
-    assert table.is_private and link.endswith(f"/invite/{code}/")
+    assert table.is_private and link.endswith(f"/invite/{table.invite_token}/")
     # Not in the lobby's list of games for strangers: only its template is.
     login(friend, "friend", PASSWORD)
     assert code not in friend.locator("#lobby-tables").inner_text()

@@ -67,25 +67,36 @@ def test_chips_only_refuses_joining_a_cash_table(cash_table, player, settings):
         table_join(table=cash_table, user=player)
 
 
-def test_chips_only_header_and_wallet_show_no_cash(client, player, fund, chips_only):
-    fund(player, 12_345)
+def test_chips_only_header_and_wallet_show_no_cash(client, player, chips_only):
     client.force_login(player)
     html = client.get(reverse("wallet") + "?currency=cash").content.decode()
-    assert "₹123.45" not in html and "Cash" not in html
+    assert "Cash" not in html
     assert 'id="cashier"' not in html
     assert selectors.wallet_balances_for_header(user=player)[0]["currency"] == "practice"
 
 
+def test_chips_only_a_player_who_owns_cash_can_withdraw_it_but_not_deposit(
+    client, user_factory, fund, chips_only
+):
+    player = user_factory(identity_verified=True)
+    fund(player, 12_345)
+    client.force_login(player)
+    html = client.get(reverse("wallet") + "?currency=cash").content.decode()
+    assert 'id="withdraw-form"' in html and 'id="deposit-form"' not in html
+    assert "₹123.45" in html and 'id="money-off-withdraw"' in html
+    response = client.post(reverse("wallet_withdraw"), {"amount": "123.45"})
+    assert response.status_code == 302
+    assert selectors.wallet_balance(user=player, currency="cash") == 0
+    assert player.withdrawals.get().amount == 12_345
+
+
 def test_chips_only_cash_endpoints_refuse(client, player, chips_only, user_factory):
     client.force_login(player)
-    for name in ("wallet_deposit", "wallet_withdraw"):
-        response = client.post(reverse(name), {"amount": "100"})
-        assert response.status_code == 403
-        assert "Money games are off" in response.content.decode()
+    response = client.post(reverse("wallet_deposit"), {"amount": "100"})
+    assert response.status_code == 403
+    assert "Money games are off" in response.content.decode()
     with pytest.raises(payments.MoneyGamesOff):
         payments.deposit_start(user=player, amount=10_000)
-    with pytest.raises(payments.MoneyGamesOff):
-        payments.withdrawal_request(user=user_factory(identity_verified=True), amount=100)
 
 
 def test_chips_only_admin_creates_no_cash_table(client, user_factory, settings):

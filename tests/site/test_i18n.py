@@ -66,6 +66,9 @@ NOT_PLAYER_FACING = {
     ("tables/services/settlement.py", "negative payout"),
     ("ledger/payments/services.py", "The callback names no deposit of ours."),
     ("ledger/payments/services.py", "The callback amount differs from the deposit."),
+    ("ledger/payments/services.py", "The refund names no payment."),
+    ("ledger/payments/services.py", "The refund names no deposit of ours (yet)."),
+    ("ledger/payments/services.py", "A refund of a deposit that is not paid (yet)."),
     # staff-only fields and forms (the admin)
     ("accounts/models.py", "When the player confirmed being 18 or older."),
     ("accounts/models.py", "Staff checked the player's identity"),

@@ -100,11 +100,21 @@ def test_production_refuses_to_start_without_allowed_hosts():
 
 
 def test_production_starts_with_both():
-    result = _settings_in_subprocess(
-        {"DJANGO_ENV": "production", "SECRET_KEY": RANDOM_KEY, "ALLOWED_HOSTS": "example.com"}
-    )
-    assert result.returncode == 0, result.stderr
-    assert "started" in result.stdout
+    # Money games need the payment provider's keys (Stripe); chips-only needs none.
+    for extra in (
+        {"STRIPE_SECRET_KEY": "sk_test_x", "STRIPE_WEBHOOK_SECRET": "whsec_x"},
+        {"MONEY_GAMES": "0"},
+    ):
+        result = _settings_in_subprocess(
+            {
+                "DJANGO_ENV": "production",
+                "SECRET_KEY": RANDOM_KEY,
+                "ALLOWED_HOSTS": "example.com",
+                **extra,
+            }
+        )
+        assert result.returncode == 0, result.stderr
+        assert "started" in result.stdout
 
 
 def test_database_url_selects_postgres_through_a_bounded_pool():

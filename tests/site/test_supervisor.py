@@ -151,3 +151,37 @@ def test_killing_the_worker_leaves_daphne_up_and_the_worker_comes_back(transacti
             honcho.wait()
         log.close()
     assert not _healthy(health)
+
+
+def _alive(pid: int) -> bool:
+    """Running (a zombie waiting for a reaper counts as gone)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_a_killed_command_leaves_no_orphan_behind(tmp_path):
+    """Issue 21, point 11: kill -9 of the command (a Celery worker) also ends the children it
+    started (its pool), which would otherwise run on as orphans."""
+    pids, orphans = tmp_path / "pids", tmp_path / "orphans"
+    script = f"sleep 300 & echo $! >> {orphans}; echo $$ >> {pids}; wait"
+    loop = subprocess.Popen([str(KEEP_RUNNING), "sh", "-c", script], stderr=subprocess.PIPE)
+    try:
+        _wait_for(
+            lambda: orphans.exists() and pids.exists() and pids.read_text().split(), 10, "start"
+        )
+        first, orphan = int(pids.read_text().split()[0]), int(orphans.read_text().split()[0])
+        assert _alive(orphan)
+        os.kill(first, signal.SIGKILL)
+        _wait_for(lambda: not _alive(orphan), 15, "the orphan to be ended")
+        # The command is started again, and TERM ends its whole group too.
+        _wait_for(lambda: len(orphans.read_text().split()) >= 2, 15, "the restart")
+        second_orphan = int(orphans.read_text().split()[1])
+        loop.send_signal(signal.SIGTERM)
+        assert loop.wait(timeout=20) == 0
+        assert not _alive(second_orphan)
+    finally:
+        if loop.poll() is None:
+            loop.kill()

@@ -245,3 +245,37 @@ def test_a_live_deal_is_not_exported(
     client.force_login(agent)
     assert client.get(reverse("support_deal_export", args=[deal.pk])).status_code == 409
     assert not DealAccess.objects.exists()
+
+
+def test_an_entry_fee_changed_by_minus_100_fails(pool_game: TableDriver, tmp_path: Path) -> None:
+    """Issue 21, point 7: one entry fee's wallet leg changed by -100 minor units (the
+    transaction no longer balances), and both legs changed (it balances, but is not the
+    stake the settings give): each is a difference, and the command exits non-zero."""
+    doc = exports(pool_game.game())[0]
+    assert verify_export(doc)[0] == []
+    unbalanced = copy.deepcopy(doc)
+    entry = next(tx for tx in unbalanced["ledger"] if tx["kind"] == "entry_fee")
+    wallet = next(e for e in entry["entries"] if e["account_kind"] == "wallet")
+    wallet["amount"] -= 100
+    problems = verify_export(unbalanced)[0]
+    assert any("does not balance: its entries sum to -100" in p for p in problems), problems
+    assert any("paid 1100, the stake is 1000" in p for p in problems), problems
+    path = tmp_path / "unbalanced.json"
+    path.write_text(json.dumps(unbalanced))
+    out = io.StringIO()
+    with pytest.raises(CommandError, match="difference"):
+        call_command("verify_deal", str(path), stdout=out)
+    assert "does not balance" in out.getvalue() and "OK" not in out.getvalue()
+
+    balanced = copy.deepcopy(doc)
+    entry = next(tx for tx in balanced["ledger"] if tx["kind"] == "entry_fee")
+    for leg in entry["entries"]:
+        leg["amount"] += 100 if leg["account_kind"] == "wallet" else -100
+    problems = verify_export(balanced)[0]
+    assert not any("does not balance" in p for p in problems)
+    assert any("paid 900, the stake is 1000" in p for p in problems), problems
+    assert any("the pot took 900" in p for p in problems), problems
+    # The stake itself must follow from the settings.
+    restaked = copy.deepcopy(doc)
+    restaked["game"]["stake"] = 900
+    assert any("its settings give 1000" in p for p in verify_export(restaked)[0])

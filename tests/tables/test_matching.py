@@ -217,9 +217,9 @@ def test_private_tables_only_from_practice_templates_and_bad_codes_are_refused(
 ) -> None:
     with pytest.raises(services.TableClosed, match="practice"):
         services.table_private_create(template=template_factory(), user=players[0])
-    with pytest.raises(services.NotFound, match="not an invite code"):
+    with pytest.raises(services.NotFound, match="does not open any table"):
         services.table_join_by_code(code="<script>", user=players[0])
-    with pytest.raises(services.NotFound, match="No open private table"):
+    with pytest.raises(services.NotFound, match="does not open any table"):
         services.table_join_by_code(code="ABCDEF", user=players[0])
 
 
@@ -234,16 +234,16 @@ def test_the_lobby_creates_a_private_table_and_a_friend_joins_by_code(
     table = Table.objects.get(is_private=True)
     assert response["Location"] == reverse("table", args=[table.pk])
     page = client.get(response["Location"]).content.decode()
-    assert table.invite_code in page and reverse("table_invite", args=[table.invite_code]) in page
+    assert table.invite_code in page and reverse("table_invite", args=[table.invite_token]) in page
     assert 'id="start-with-bots"' in page
     client.force_login(friend)
-    invite = client.get(reverse("table_invite", args=[table.invite_code]))
+    invite = client.get(reverse("table_invite", args=[table.invite_token]))
     assert invite["Location"] == reverse("table", args=[table.pk])
     joined = client.post(reverse("join_by_code"), {"code": table.invite_code})
     assert joined["Location"] == reverse("table", args=[table.pk])
     assert Seat.objects.filter(table=table, user=friend, left_at__isnull=True).exists()
     refused = client.post(reverse("join_by_code"), {"code": "nope"}, follow=True)
-    assert "not an invite code" in refused.content.decode()
+    assert "does not open any table" in refused.content.decode()
 
 
 # --------------------------------------------------------------------------- the lobby

@@ -83,8 +83,8 @@ def test_the_table_view_is_at_most_three_statements_of_its_own(t: Any, client: A
     assert len(own) <= MAX_VIEW, own
 
 
-MAX_MOVE_REQUEST = 7  # the user, the locks (table, game, seats), the deal, the move, the game
-MAX_MOVE_ANSWERED = 11  # with no socket open to push to: the table and the fragment read again
+MAX_MOVE_REQUEST = 8  # the session and the user, the locks (table, game, seats), the deal, the move, the game
+MAX_MOVE_ANSWERED = 12  # with no socket open to push to: the table and the fragment read again
 
 
 @pytest.mark.parametrize("socket", [True, False], ids=["socket-open", "no-socket"])

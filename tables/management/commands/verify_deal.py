@@ -1,8 +1,9 @@
 """``manage.py verify_deal FILE``: check a deal export (docs/deal-export.md) with the pure rules
 engine alone, no database: the shoe commitment, every move replayed from the state before the
 deal and the stored shoe (versions, events, the state after), the deal's result, the game's
-result and every amount against the exported ledger transactions. Prints each difference and
-exits non-zero when there is any."""
+result and every amount against the exported ledger transactions: every transaction balances,
+the stake follows from the settings, every entry fee is the stake, the rejoin fees, payouts
+and the fee are the engine's. Prints each difference and exits non-zero when there is any."""
 
 from __future__ import annotations
 
@@ -129,7 +130,53 @@ def verify_export(doc: Mapping[str, Any]) -> tuple[list[str], int]:
             used.add(match["id"])
     if game_ended:
         problems.extend(_check_settlement(doc, replayed, game_ended[0], ledger, users))
+    problems.extend(_check_transactions(doc, settings, users))
     return problems, count
+
+
+def _stake_from(variant: str, settings: Any) -> int:
+    """What each seat pays into the pot by the rules and the settings: the points buy-in at
+    points tables, else the entry fee."""
+    if variant == "points":
+        return int(settings.points_buy_in)
+    return int(settings.entry_fee)
+
+
+def _check_transactions(
+    doc: Mapping[str, Any], settings: Any, users: Mapping[int, int]
+) -> list[str]:
+    """Every exported transaction balances (its entries sum to zero, as double entry needs),
+    the game's stake follows from its settings, and every entry fee moves exactly the stake
+    from the seat's player into the pot (a refund gives exactly that back)."""
+    game = doc["game"]
+    problems: list[str] = []
+    stake = _stake_from(game["variant"], settings)
+    if int(game["stake"]) != stake:
+        problems.append(f"the game's stake is {game['stake']}, its settings give {stake}")
+    entry_prefix = f"entry:game:{game['id']}:seat:"
+    for tx in doc.get("ledger", []):
+        entries = tx.get("entries", [])
+        total = sum(int(e["amount"]) for e in entries)
+        label = f"transaction #{tx.get('id')} ({tx.get('kind')}, {tx.get('key')})"
+        if total != 0:
+            problems.append(f"{label} does not balance: its entries sum to {total}")
+        if tx.get("reverses") is not None or tx.get("kind") != "entry_fee":
+            continue
+        key = str(tx.get("key", ""))
+        if not key.startswith(entry_prefix):
+            problems.append(f"{label}: an entry fee of another game")
+            continue
+        seat = int(key[len(entry_prefix) :].split(":")[0])
+        wallets = _wallet_amounts(tx)
+        pot = sum(int(e["amount"]) for e in entries if e.get("account_kind") == "pot")
+        player = users.get(seat)
+        if player is not None and wallets.get(player) != -stake:
+            problems.append(
+                f"{label}: seat {seat} paid {-wallets.get(player, 0)}, the stake is {stake}"
+            )
+        if pot != stake:
+            problems.append(f"{label}: the pot took {pot}, the stake is {stake}")
+    return problems
 
 
 def _check_settlement(

@@ -1,0 +1,128 @@
+"""A Redis cache that degrades instead of failing: while Redis does not answer, every
+operation goes to a per-process memory cache, and Redis is tried again a few seconds later.
+
+What the cache holds is short-lived and may be lost (who has a socket open at a table, the
+last decoded game states, the rate-limit counters), so a Redis outage costs accuracy for a
+moment, never a page: sessions live in the database, and the site keeps serving."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from django.core.cache.backends.locmem import LocMemCache
+from django.core.cache.backends.redis import RedisCache
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+logger = logging.getLogger("rummy_site.cache")
+
+T = TypeVar("T")
+DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
+
+
+class FallbackRedisCache(RedisCache):
+    """``RedisCache`` with a memory fallback. ``OPTIONS["retry_after_s"]`` (default 5) is how
+    long Redis is left alone after a failure."""
+
+    def __init__(self, server: str, params: dict[str, Any]) -> None:
+        params = dict(params)
+        options = dict(params.get("OPTIONS", {}))
+        self.retry_after_s = float(options.pop("retry_after_s", 5.0))
+        params["OPTIONS"] = options
+        super().__init__(server, params)
+        self._local = LocMemCache(f"fallback-{id(self)}", {"TIMEOUT": params.get("TIMEOUT", 300)})
+        self._down_until = 0.0
+        self._lock = threading.Lock()
+
+    @property
+    def degraded(self) -> bool:
+        return time.monotonic() < self._down_until
+
+    def _either(self, name: str, redis_call: Callable[[], T], local_call: Callable[[], T]) -> T:
+        if not self.degraded:
+            try:
+                return redis_call()
+            except DOWN as error:
+                with self._lock:
+                    if not self.degraded:
+                        logger.warning("cache: Redis is down (%s), using memory: %s", name, error)
+                    self._down_until = time.monotonic() + self.retry_after_s
+        return local_call()
+
+    def add(self, key: Any, value: Any, timeout: Any = None, version: Any = None) -> bool:  # type: ignore[override]
+        return self._either(
+            "add",
+            lambda: super(FallbackRedisCache, self).add(key, value, timeout, version),
+            lambda: self._local.add(key, value, timeout, version),
+        )
+
+    def get(self, key: Any, default: Any = None, version: Any = None) -> Any:
+        return self._either(
+            "get",
+            lambda: super(FallbackRedisCache, self).get(key, default, version),
+            lambda: self._local.get(key, default, version),
+        )
+
+    def set(self, key: Any, value: Any, timeout: Any = None, version: Any = None) -> None:  # type: ignore[override]
+        self._either(
+            "set",
+            lambda: super(FallbackRedisCache, self).set(key, value, timeout, version),
+            lambda: self._local.set(key, value, timeout, version),
+        )
+
+    def touch(self, key: Any, timeout: Any = None, version: Any = None) -> bool:  # type: ignore[override]
+        return self._either(
+            "touch",
+            lambda: super(FallbackRedisCache, self).touch(key, timeout, version),
+            lambda: self._local.touch(key, timeout, version),
+        )
+
+    def delete(self, key: Any, version: Any = None) -> bool:
+        return self._either(
+            "delete",
+            lambda: super(FallbackRedisCache, self).delete(key, version),
+            lambda: self._local.delete(key, version),
+        )
+
+    def get_many(self, keys: Any, version: Any = None) -> dict[Any, Any]:
+        return self._either(
+            "get_many",
+            lambda: super(FallbackRedisCache, self).get_many(keys, version),
+            lambda: self._local.get_many(keys, version),
+        )
+
+    def has_key(self, key: Any, version: Any = None) -> bool:
+        return self._either(
+            "has_key",
+            lambda: super(FallbackRedisCache, self).has_key(key, version),
+            lambda: self._local.has_key(key, version),
+        )
+
+    def incr(self, key: Any, delta: int = 1, version: Any = None) -> int:
+        return self._either(
+            "incr",
+            lambda: super(FallbackRedisCache, self).incr(key, delta, version),
+            lambda: self._local.incr(key, delta, version),
+        )
+
+    def set_many(self, data: Any, timeout: Any = None, version: Any = None) -> list[Any]:  # type: ignore[override]
+        return self._either(
+            "set_many",
+            lambda: super(FallbackRedisCache, self).set_many(data, timeout, version),
+            lambda: self._local.set_many(data, timeout, version),
+        )
+
+    def delete_many(self, keys: Any, version: Any = None) -> None:
+        self._either(
+            "delete_many",
+            lambda: super(FallbackRedisCache, self).delete_many(keys, version),
+            lambda: self._local.delete_many(keys, version),
+        )
+
+    def clear(self) -> None:
+        self._local.clear()
+        self._either("clear", lambda: super(FallbackRedisCache, self).clear(), lambda: None)
