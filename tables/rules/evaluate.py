@@ -20,9 +20,10 @@ At each state the first free natural starts one of its melds or stays loose. The
 exact: it memoises the lowest count of every (mask, jokers left, pure yet, sequences so far)
 state of the hand, and 3 or more leftover jokers may form the second sequence. The answer is the
 least of that, the whole hand (no pure sequence) and the hand less its richest pure sequence (no
-second sequence). Whether a hand counting 0 can be declared (every card placed, jokers
-included) is checked on the arrangement found, else by a second search that lets no natural
-stay loose.
+second sequence). In those two last cases the arrangement still shows the melds the count cannot
+use (``kept``: a second search with no requirement, the loose points least). Whether a hand
+counting 0 can be declared (every card placed, jokers included) is checked on the arrangement
+found, else by a second search that lets no natural stay loose.
 
 Nothing is cached between calls: every hand is evaluated from scratch.
 """
@@ -53,7 +54,10 @@ class HandEvaluation:
     """The best arrangement found for a hand.
 
     ``points``: the lowest count of any arrangement (RULES.md section 3, uncapped).
-    ``groups``: valid melds of one arrangement whose count is ``points``.
+    ``groups``: valid melds of one arrangement whose count is ``points``. When the count can
+    use no melds (no pure sequence, or no second one), the melds the hand can still form are
+    kept (sets and impure sequences; sets beside the pure one), leaving the fewest points loose:
+    a player arranges to build, not only to declare.
     ``ungrouped``: the cards of the hand outside ``groups``.
     ``can_declare``: whether the hand (of 13 cards) can be shown as a valid declaration; then
     ``groups`` is such a declaration and ``ungrouped`` is empty.
@@ -333,6 +337,68 @@ class _Solver:
             else:
                 used, jokers, pure, seqs = step
 
+    def kept(self, used: int, jokers: int, sets_only: bool) -> tuple[list[_Meld], int, int]:
+        """Melds (with the copies they take) for the free naturals whose loose naturals count
+        least, with no pure or second sequence required (only sets when ``sets_only``); the
+        loose naturals and the jokers left over. This keeps a hand's melds on show when the
+        rules count cannot use them (no pure sequence, or no second one)."""
+        memo: dict[int, int] = {}
+        full = self.full
+        dup = self.dup
+        points = self.points
+        melds = self.melds
+
+        def options(used: int, jokers: int) -> list[tuple[int, _Meld]]:
+            i = ((full & ~used) & -(full & ~used)).bit_length() - 1
+            out: list[tuple[int, _Meld]] = []
+            for mask, need, seq, is_pure, room in melds[i]:
+                if need > jokers:
+                    break
+                if seq and sets_only:
+                    continue
+                hit = _realize(mask, used, dup)
+                if hit >= 0:
+                    out.append((hit, (hit, need, seq, is_pure, room)))
+            return out
+
+        def best(used: int, jokers: int) -> int:
+            key = used << 8 | jokers
+            value = memo.get(key)
+            if value is not None:
+                return value
+            free = full & ~used
+            if not free:
+                memo[key] = 0
+                return 0
+            low = free & -free
+            value = points[low.bit_length() - 1] + best(used | low, jokers)
+            for hit, meld in options(used, jokers):
+                if value == 0:
+                    break
+                found = best(used | hit, jokers - meld[1])
+                if found < value:
+                    value = found
+            memo[key] = value
+            return value
+
+        loose = self.dead & ~used
+        used |= loose
+        chosen: list[_Meld] = []
+        while full & ~used:
+            target = best(used, jokers)
+            for hit, meld in options(used, jokers):
+                if best(used | hit, jokers - meld[1]) == target:
+                    chosen.append(meld)
+                    used |= hit
+                    jokers -= meld[1]
+                    break
+            else:  # the card stays loose
+                free = full & ~used
+                low = free & -free
+                used |= low
+                loose |= low
+        return chosen, loose, jokers
+
     def absorbs(self, used: int, jokers: int, pure: int, seqs: int, impure: int, room: int) -> bool:
         """Whether melds with these totals, every natural placed and ``jokers`` left over, make a
         valid declaration: a pure sequence, a second sequence (or a joker group), and the
@@ -607,11 +673,15 @@ def _evaluation(solver: _Solver, size: int) -> HandEvaluation:
         melds, loose, left = traced
         groups, rest = _build(solver, melds, loose, left, False)
     elif pure is not None and one_pure == points:
-        left = solver.jokers - pure[1]
-        groups, rest = _build(solver, [pure], solver.full & ~pure[0], left, False)
+        # The richest pure sequence, and the sets the rest can form (a second sequence would
+        # change the count: it is not there, or the count above would be lower).
+        sets, loose, left = solver.kept(pure[0], solver.jokers - pure[1], True)
+        groups, rest = _build(solver, [pure, *sets], loose, left, False)
     else:
-        groups = ()
-        rest = (*solver.naturals, *solver.wilds, *solver.printed)
+        # No pure sequence: every card counts, whatever the groups. The sets and (impure)
+        # sequences the hand can form are still shown, leaving the fewest points loose.
+        melds, loose, left = solver.kept(0, solver.jokers, False)
+        groups, rest = _build(solver, melds, loose, left, False)
     return HandEvaluation(points, groups, rest, False)
 
 
