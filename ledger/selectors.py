@@ -152,3 +152,27 @@ def transaction_is_reversible(*, transaction: Transaction) -> bool:
     if transaction.kind == TransactionKind.REVERSAL:
         return False
     return not Transaction.objects.filter(reverses=transaction).exists()
+
+
+def practice_chips_summary(*, user: Any) -> dict[str, Any]:
+    """The player's practice chips in words for the lobby and the wallet: the balance, the
+    welcome chips got at sign-up (``welcome``: None if none) and the daily top-up rule."""
+    from .services import practice_policy, practice_welcome_key
+
+    policy = practice_policy()
+    balance = wallet_balance(user=user, currency="practice")
+    welcome = (
+        Entry.objects.filter(
+            transaction__idempotency_key=practice_welcome_key(user=user),
+            account__user=user,
+        )
+        .values_list("amount", flat=True)
+        .first()
+    )
+    return {
+        "balance": format_amount(balance, "practice"),
+        "welcome": format_amount(int(welcome), "practice") if welcome else None,
+        "daily": format_amount(policy.daily_amount, "practice"),
+        "cap": format_amount(policy.balance_cap, "practice"),
+        "can_top_up": balance < policy.balance_cap,
+    }

@@ -41,6 +41,7 @@ def wallet(request: HttpRequest) -> HttpResponse:
         "currency_label": CURRENCY_INFO[currency].label,  # lazy: in the viewer's language
         "page_obj": page,
         "can_top_up": practice["amount"] < policy.balance_cap,
+        "practice": selectors.practice_chips_summary(user=request.user),
         "topup_amount": selectors.format_amount(policy.daily_amount, "practice"),
         "cashier": cashier,
         "deposit_form": RupeesForm(auto_id="deposit_%s") if cashier else None,

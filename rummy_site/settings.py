@@ -387,3 +387,12 @@ PAYMENTS_SANDBOX_DELAY_S = float(os.environ.get("PAYMENTS_SANDBOX_DELAY_S", "2")
 PAYMENTS_MAX_DEPOSIT = int(os.environ.get("PAYMENTS_MAX_DEPOSIT", "10000000"))  # paise
 # The player's own rules (limits, self-exclusion, identity) as the cashier reads them.
 PAYMENTS_PLAYER_POLICY = "accounts.selectors.player_money_policy"
+
+# Issue 22 (the first ten minutes): the practice chips a new player gets at sign-up (until staff
+# set another amount in the practice chips policy), how long a deposit checkout stays open
+# before it expires, and where players write to support (the contact page).
+LEDGER_PRACTICE_WELCOME_AMOUNT = int(os.environ.get("LEDGER_PRACTICE_WELCOME_AMOUNT", "10000"))
+PAYMENTS_CHECKOUT_EXPIRY_S = int(os.environ.get("PAYMENTS_CHECKOUT_EXPIRY_S", "1800"))
+SUPPORT_EMAIL = os.environ.get("SUPPORT_EMAIL", "support@example.com")
+# Called with user=<the new player> inside the sign-up transaction (accounts imports no app).
+ACCOUNTS_ON_SIGN_UP = ("ledger.services.practice_chips_welcome_grant",)

@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from ledger import selectors as ledger_selectors
 from ledger.currencies import money_games_on
 
 from . import inputs, presenters, selectors, services
@@ -57,6 +58,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "templates": _template_rows(request.user),
         "my_tables": selectors.tables_of_user(user=request.user),
     }
+    if request.user.is_authenticated and request.GET.get("partial") != "lobby-tables":
+        context["practice"] = ledger_selectors.practice_chips_summary(user=request.user)
     if request.GET.get("partial") == "lobby-tables":
         return render(request, "tables/lobby.html#lobby-tables", context)
     return render(request, "tables/lobby.html", context)

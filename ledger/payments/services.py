@@ -254,7 +254,8 @@ def withdrawal_request(*, user: Any, amount: int, now: datetime | None = None) -
             _(
                 "Withdrawals need a verified identity, and our staff have not verified yours "
                 "yet. Please contact support."
-            )
+            ),
+            contact_support=True,
         )
     with transaction.atomic():
         withdrawal = Withdrawal.objects.create(user=user, amount=amount, created_at=now)

@@ -69,7 +69,9 @@ def withdrawal_create(request: HttpRequest) -> HttpResponse:
             user=request.user, amount=form.cleaned_data["amount"]
         )
     except LedgerError as error:
-        messages.error(request, error.message)
+        # "contact support" comes with the link to the contact page (base.html)
+        tags = "contact-support" if error.details.get("contact_support") else ""
+        messages.error(request, error.message, extra_tags=tags)
     else:
         messages.success(
             request,

@@ -35,13 +35,13 @@ from dataclasses import dataclass
 from operator import attrgetter, itemgetter
 from typing import Final
 
+from .arrangement import _bits, build_groups
 from .cards import ACE, JOKER_RANK, Card, CardLike, parse_cards
 from .errors import RulesError
 from .melds import DECLARATION_SIZE, MAX_SEQUENCE, MeldSettings, wild_rank
 
 __all__ = ["DiscardChoice", "HandEvaluation", "best_discard", "evaluate_hand"]
 
-_SUIT_INDEX: Final[dict[str, int]] = {"S": 0, "H": 1, "D": 2, "C": 3}
 _INF: Final = 1 << 30
 _DEFAULT_SETTINGS: Final = MeldSettings()
 _BY_SUIT_THEN_RANK: Final = attrgetter("suit", "rank")
@@ -540,104 +540,6 @@ def _dedupe(found: list[_Meld]) -> list[_Meld]:
     return list(best.values())
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def _sequence_order(cards: list[Card], jokers: list[Card]) -> tuple[Card, ...]:
-    """Cards of a sequence in rank order with the jokers in the gaps (for display)."""
-    ranks = [c.rank for c in cards]
-    high_ace = ACE in ranks and (
-        max((14 if r == ACE else r) for r in ranks) - min((14 if r == ACE else r) for r in ranks)
-        < max(ranks) - min(ranks)
-    )
-    placed = sorted(cards, key=lambda c: 14 if high_ace and c.rank == ACE else c.rank)
-    positions = [14 if high_ace and c.rank == ACE else c.rank for c in placed]
-    spare = list(jokers)
-    out: list[Card] = []
-    for index, card in enumerate(placed):
-        if index:
-            for _ in range(positions[index] - positions[index - 1] - 1):
-                out.append(spare.pop())
-        out.append(card)
-    low, high = (positions[0], positions[-1]) if positions else (2, 1)
-    while spare and high < 14 and not (low == ACE and high == 13):
-        out.append(spare.pop())
-        high += 1
-    return tuple(spare) + tuple(out)
-
-
-def _build(
-    solver: _Solver, melds: list[_Meld], loose: int, left: int, declare: bool
-) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]:
-    """Turn search melds (bit masks and joker counts) into groups of the hand's cards."""
-    n = solver.n
-    naturals = solver.naturals
-    used_wilds = 0
-    for meld in melds:
-        used_wilds |= meld[0] >> n
-    pure_count = sum(meld[3] for meld in melds)
-    seq_count = sum(meld[2] for meld in melds)
-    generic_wilds = [w for b, w in enumerate(solver.wilds) if not used_wilds >> b & 1]
-    group_ok = left >= 3 and (solver.settings.allow_joker_only_groups or bool(generic_wilds))
-    impure = any(meld[2] and not meld[3] for meld in melds)
-    # Where the leftover jokers go: a group of their own when it is the second sequence (or
-    # nothing else takes them), else an impure sequence, a pure one (when there are two), sets.
-    if left and group_ok and pure_count >= 1 and seq_count < 2:
-        plan = "group"
-    elif left and impure:
-        plan = "impure"
-    elif left and pure_count >= 2:
-        plan = "pure"
-    elif left and group_ok and declare:
-        plan = "group"
-    else:
-        plan = "sets"
-    pool = list(solver.printed) + generic_wilds  # printed jokers are handed out first
-    joker_group: list[Card] = []
-    if plan == "group" and not solver.settings.allow_joker_only_groups:
-        joker_group.append(generic_wilds[-1])
-        pool.remove(generic_wilds[-1])
-    groups: list[tuple[int, list[Card], list[Card], int]] = []  # (order, naturals, jokers, room)
-    for mask, need, seq, is_pure, room in melds:
-        cards = [naturals[b] for b in _bits(mask & solver.full)]
-        standing = [solver.wilds[b] for b in _bits(mask >> n)]
-        cards += standing
-        jokers = [pool.pop(0) for _ in range(need - len(standing))]
-        groups.append((0 if is_pure else 1 if seq else 2, cards, jokers, room))
-    spare = pool
-    if plan == "group":
-        joker_group += spare
-        spare = []
-    elif plan in ("impure", "pure"):
-        kind = 1 if plan == "impure" else 0
-        targets = [g for g in groups if g[0] == kind and len(g[1]) + len(g[2]) + len(spare) <= 13]
-        if targets:
-            targets[-1][2].extend(spare)
-            spare = []
-    if spare:
-        for order, _cards, jokers, room in groups:
-            if order == 2:
-                while room and spare:
-                    jokers.append(spare.pop())
-                    room -= 1
-    out: list[tuple[Card, ...]] = []
-    for order, cards, jokers, _room in sorted(groups, key=lambda g: g[0]):
-        if order == 2:
-            out.append(tuple(sorted(cards, key=lambda c: _SUIT_INDEX[c.suit])) + tuple(jokers))
-        else:
-            out.append(_sequence_order(cards, jokers))
-    if joker_group:
-        out.append(tuple(joker_group))
-    rest = [naturals[b] for b in _bits(loose)] + spare
-    return tuple(out), tuple(rest)
-
-
 def evaluate_hand(
     hand: Iterable[CardLike], cut_joker: CardLike, *, settings: MeldSettings | None = None
 ) -> HandEvaluation:
@@ -664,24 +566,24 @@ def _evaluation(solver: _Solver, size: int) -> HandEvaluation:
             found = solver.declaration(0, solver.jokers)
         if found is not None:
             melds, left = found
-            groups, rest = _build(solver, melds, 0, left, True)
+            groups, rest = build_groups(solver, melds, 0, left, True)
             return HandEvaluation(0, groups, rest, True)
     pure_points, pure = solver.best_pure()
     one_pure = total - pure_points if pure is not None else _INF
     points = min(total, one_pure, constrained)
     if traced is not None and constrained == points:
         melds, loose, left = traced
-        groups, rest = _build(solver, melds, loose, left, False)
+        groups, rest = build_groups(solver, melds, loose, left, False)
     elif pure is not None and one_pure == points:
         # The richest pure sequence, and the sets the rest can form (a second sequence would
         # change the count: it is not there, or the count above would be lower).
         sets, loose, left = solver.kept(pure[0], solver.jokers - pure[1], True)
-        groups, rest = _build(solver, [pure, *sets], loose, left, False)
+        groups, rest = build_groups(solver, [pure, *sets], loose, left, False)
     else:
         # No pure sequence: every card counts, whatever the groups. The sets and (impure)
         # sequences the hand can form are still shown, leaving the fewest points loose.
         melds, loose, left = solver.kept(0, solver.jokers, False)
-        groups, rest = _build(solver, melds, loose, left, False)
+        groups, rest = build_groups(solver, melds, loose, left, False)
     return HandEvaluation(points, groups, rest, False)
 
 
