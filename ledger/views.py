@@ -16,7 +16,7 @@ from . import selectors, services
 from .currencies import CURRENCY_INFO, currencies_shown, money_games_on
 from .errors import LedgerError
 from .forms import RupeesForm
-from .payments.selectors import deposits_for_player, withdrawals_for_player
+from .payments.selectors import deposits_context, withdrawals_for_player
 
 STATEMENT_PAGE_SIZE = 25
 
@@ -46,7 +46,7 @@ def wallet(request: HttpRequest) -> HttpResponse:
         "cashier": cashier,
         "deposit_form": RupeesForm(auto_id="deposit_%s") if cashier else None,
         "withdraw_form": RupeesForm(auto_id="withdraw_%s") if cashier else None,
-        "deposits": deposits_for_player(user=request.user) if cashier else [],
+        **(deposits_context(user=request.user) if cashier else {}),
         "withdrawals": withdrawals_for_player(user=request.user) if cashier else [],
     }
     return render(request, "ledger/wallet.html", context)

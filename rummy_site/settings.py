@@ -396,3 +396,9 @@ PAYMENTS_CHECKOUT_EXPIRY_S = int(os.environ.get("PAYMENTS_CHECKOUT_EXPIRY_S", "1
 SUPPORT_EMAIL = os.environ.get("SUPPORT_EMAIL", "support@example.com")
 # Called with user=<the new player> inside the sign-up transaction (accounts imports no app).
 ACCOUNTS_ON_SIGN_UP = ("ledger.services.practice_chips_welcome_grant",)
+# Abandoned checkouts expire (ledger.payments.services.deposits_expire; the loop timer runs it
+# too when Celery does not run the timers).
+CELERY_BEAT_SCHEDULE["deposits-expire"] = {
+    "task": "ledger.payments.deposits_expire",
+    "schedule": 60.0,
+}

@@ -84,8 +84,8 @@ class Deposit(models.Model):
 
     @property
     def is_open(self) -> bool:
-        """Pending: the player may still pay (resume) or cancel it."""
-        return self.status == DepositStatus.PENDING
+        """Pending and not past its expiry: the player may still pay (resume) or cancel it."""
+        return self.status == DepositStatus.PENDING and timezone.now() < self.expires_at
 
 
 def checkout_expiry_s() -> int:
