@@ -128,7 +128,7 @@ def closing_counts(*, refs: Iterable[str]) -> dict[str, int]:
 def wallet_balances_for_header(*, user: Any) -> list[dict[str, Any]]:
     """Every currency with the player's balance, for the page header:
     ``[{"currency": "cash", "amount": 1250, "display": "₹12.50"}, ...]``. With money games
-    off (``settings.MONEY_GAMES``) only practice chips."""
+    off (``settings.MONEY_GAMES``) only practice chips; nothing for staff without a wallet."""
     if user is None or not getattr(user, "is_authenticated", False):
         return []
     balances = dict(
@@ -136,6 +136,8 @@ def wallet_balances_for_header(*, user: Any) -> list[dict[str, Any]]:
             "currency", "balance"
         )
     )
+    if not balances and getattr(user, "is_staff", False):
+        return []  # staff who never played hold no wallet: no "₹0.00 0 chips" in their header
     return [
         {
             "currency": code,

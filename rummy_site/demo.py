@@ -32,7 +32,8 @@ def demo_seed() -> list[str]:
     role_groups_ensure()
     _, created = _user("staff", "Staff", staff=True)
     lines.append(f"staff user 'staff' {'created' if created else 'exists'}")
-    support, created = _user("support", "Support")
+    # (a person's name: the header then says "Support" once, for the support pages' link)
+    support, created = _user("support", "Sunita")
     if not support.is_staff:
         support.is_staff = True
         support.save(update_fields=["is_staff"])

@@ -49,6 +49,8 @@ MONEY_FIELDS = ("entry_fee", "point_value")
 
 
 def _words(value: Any) -> str:
+    if value is None:  # a rule the rule book leaves open (classic: no largest set)
+        return "no limit"
     if value is True:
         return "yes"
     if value is False:

@@ -560,8 +560,8 @@ class DealAccess(AppendOnly):
 
     class Meta:
         ordering = ["-at", "-id"]
-        verbose_name = "deal access"
-        verbose_name_plural = "deal access log"
+        verbose_name = "deal access record"
+        verbose_name_plural = "deal access records"
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.kind} deal {self.deal_id} at {self.at:%Y-%m-%d %H:%M:%S}"

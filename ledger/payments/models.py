@@ -77,6 +77,9 @@ class Deposit(models.Model):
     def amount_display(self) -> str:
         return format_amount(self.amount, "cash")
 
+    # the admin's column heading ("amount", not "AMOUNT DISPLAY")
+    amount_display.fget.short_description = "amount"  # type: ignore[attr-defined]
+
     @property
     def expires_at(self) -> datetime:
         """When a checkout still pending expires (``PAYMENTS_CHECKOUT_EXPIRY_S``)."""
@@ -163,6 +166,9 @@ class Withdrawal(models.Model):
     @property
     def amount_display(self) -> str:
         return format_amount(self.amount, "cash")
+
+    # the admin's column heading ("amount", not "AMOUNT DISPLAY")
+    amount_display.fget.short_description = "amount"  # type: ignore[attr-defined]
 
     @property
     def ref(self) -> str:
