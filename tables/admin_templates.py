@@ -193,7 +193,10 @@ class TableTemplateAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     readonly_fields = ("effective_settings", "created_at", "updated_at")
     actions = ("make_table",)
     fieldsets = (
-        (None, {"fields": ("name", "variant", "is_active", ("seats_min", "seats_max"))}),
+        (
+            None,
+            {"fields": ("name", "name_hi", "variant", "is_active", ("seats_min", "seats_max"))},
+        ),
         (
             "Money",
             {

@@ -44,6 +44,7 @@ def _template_rows(user: Any) -> list[dict[str, Any]]:
         rows.append(
             {
                 **row,
+                "name": template.display_name(),  # the Hindi name for Hindi readers
                 "variant_label": presenters.variant_label(row["variant"]),
                 "stake_display": _stake_words(template),
                 "my_table": mine.get(row["id"]),
