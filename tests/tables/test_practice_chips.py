@@ -108,3 +108,17 @@ def test_a_player_out_of_practice_chips_is_told_and_the_daily_top_up_still_works
     ledger_services.practice_chips_top_up_daily(user=broke)  # not used up by Play now
     assert balance(broke, "practice") == 10_000
     services.template_play_now(template=practice_template, user=broke)
+
+
+def test_staff_set_the_welcome_amount_beside_the_daily_top_up(client: Any, user_factory) -> None:
+    client.force_login(user_factory(is_staff=True, is_superuser=True))
+    url = reverse("admin:ledger_practicechipspolicy_add")
+    html = client.get(url).content.decode()
+    assert 'name="welcome_amount"' in html and 'value="10000"' in html
+    response = client.post(
+        url, {"daily_amount": "10000", "balance_cap": "1000", "welcome_amount": "2000"}
+    )
+    assert response.status_code == 302
+    assert PracticeChipsPolicy.objects.get().welcome_amount == 2_000
+    client.logout()
+    assert balance(_sign_up(client, "dev"), "practice") == 2_000
