@@ -127,3 +127,45 @@ def test_the_celery_task_runs_the_same_expiry(player):
     )
     assert deposits_expire_task() == 1
     assert deposits_expire_task() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_expiry_sweeps_racing_each_other_and_a_paid_callback_settle_once(user_factory):
+    from ledger.models import Transaction
+    from tests.threads import race
+
+    player = user_factory()
+    old = timezone.now() - timedelta(seconds=3600)
+    deposits = [services.deposit_start(user=player, amount=10_000 + i) for i in range(5)]
+    Deposit.objects.filter(pk__in=[d.pk for d in deposits]).update(created_at=old)
+    paid = deposits[0]
+    body = sandbox_body(reference=paid.reference, status="paid", amount=paid.amount)
+    headers = {SIGNATURE_HEADER: sandbox_sign(body)}
+
+    def work(i: int) -> object:
+        if i == 0:
+            return services.deposit_callback_apply(provider="sandbox", body=body, headers=headers)
+        return services.deposits_expire()
+
+    results = race(6, work)
+    assert not [r for r in results if isinstance(r, BaseException)], results
+    assert sum(r for r in results[1:]) in (4, 5)  # each deposit expired by one sweep only
+    statuses = dict(Deposit.objects.values_list("pk", "status"))
+    assert statuses[paid.pk] == "paid"  # the paid callback wins, before or after the expiry
+    assert sorted(statuses[d.pk] for d in deposits[1:]) == ["expired"] * 4
+    for deposit in deposits[1:]:
+        assert deposit.events.filter(status="expired").count() == 1
+    assert Transaction.objects.filter(idempotency_key__startswith="deposit:").count() == 1
+    assert cash(player) == paid.amount
+
+
+@pytest.mark.django_db(transaction=True)
+def test_ten_parallel_welcome_grants_credit_once(user_factory):
+    from ledger.services import practice_chips_welcome_grant
+    from tests.threads import race
+
+    player = user_factory()
+    results = race(10, lambda i: practice_chips_welcome_grant(user=player))
+    assert not [r for r in results if isinstance(r, BaseException)], results
+    assert len({tx.pk for tx in results}) == 1
+    assert selectors.wallet_balance(user=player, currency="practice") == 10_000
