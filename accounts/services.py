@@ -11,6 +11,7 @@ from django.conf import settings
 from django.contrib.auth.models import Group, Permission
 from django.db import transaction
 from django.utils import formats, timezone
+from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 
 from .models import DepositLimit, LimitPeriod, SelfExclusion, SelfExclusionPeriod, User
@@ -73,6 +74,10 @@ def user_sign_up(
     user.set_password(password)
     user.full_clean(exclude=["password"])
     user.save()
+    # What other apps give a new player, in the same transaction (``ACCOUNTS_ON_SIGN_UP``,
+    # dotted paths: accounts imports no other app): the welcome practice chips.
+    for path in getattr(settings, "ACCOUNTS_ON_SIGN_UP", ()):
+        import_string(path)(user=user)
     return user
 
 

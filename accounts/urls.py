@@ -16,6 +16,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("profile/", views.profile, name="profile"),
     path("language/", views.language_set, name="set_language"),
+    path("contact/", views.contact, name="contact"),
     path("responsible-play/", views.responsible_play, name="responsible_play"),
     path(
         "password/",

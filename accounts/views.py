@@ -32,6 +32,12 @@ def language_set(request: HttpRequest) -> HttpResponse:
     return response
 
 
+@require_http_methods(["GET"])
+def contact(request: HttpRequest) -> HttpResponse:
+    """How to reach support (open to everyone, signed in or not)."""
+    return render(request, "accounts/contact.html", {"support_email": settings.SUPPORT_EMAIL})
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:

@@ -20,21 +20,38 @@ _AMOUNT = re.compile(r"[+-]?[0-9]{1,15}(\.[0-9]{1,6})?", re.ASCII)
 MAX_FORM_AMOUNT = 10**12
 
 
-def to_minor_units(value: str, currency: str) -> int:
+# Any plain number however long (a 20-digit amount is a number, only too large).
+_NUMBER = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?", re.ASCII)
+
+
+def to_minor_units(value: str, currency: str, *, signed: bool = True) -> int:
     """``"12.50"`` cash -> 1250; refuses more decimals than the currency has, anything that is
-    not a plain number in the digits 0-9 (``1e999999``, ``NaN``, ``١٢``) and huge amounts."""
+    not a plain number in the digits 0-9 (``1e999999``, ``NaN``, ``١٢``) and huge amounts.
+    ``signed=False`` (a player's amount): the words suggest no negative amount."""
     info = CURRENCY_INFO[currency]
+    not_a_number = (
+        _("Enter a number with the digits 0-9 and at most one decimal point, e.g. 12.50 or -5.")
+        if signed
+        else _(
+            "Enter an amount with the digits 0-9 and at most one decimal point, e.g. 500 or 499.50."
+        )
+    )
     if not isinstance(value, str):
-        raise forms.ValidationError(_("Enter a number, e.g. 12.50 or -5."))
+        raise forms.ValidationError(not_a_number)
     text = value.strip().replace(",", "")
     if not _AMOUNT.fullmatch(text):
-        raise forms.ValidationError(
-            _("Enter a number with the digits 0-9 and at most one decimal point, e.g. 12.50 or -5.")
-        )
+        if _NUMBER.fullmatch(text):
+            raise forms.ValidationError(
+                _("That amount is too large (at most %(amount)s).")
+                % {"amount": format_amount(MAX_FORM_AMOUNT, currency)}
+            )
+        raise forms.ValidationError(not_a_number)
+    if not signed and text.startswith("-"):
+        raise forms.ValidationError(_("Enter an amount above ₹0.00."))
     try:
         number = Decimal(text)
     except InvalidOperation as error:  # pragma: no cover - the pattern admits only numbers
-        raise forms.ValidationError(_("Enter a number, e.g. 12.50 or -5.")) from error
+        raise forms.ValidationError(not_a_number) from error
     scaled = number.scaleb(info.decimals)
     if scaled != scaled.to_integral_value():
         raise forms.ValidationError(
@@ -94,10 +111,17 @@ class RupeesForm(forms.Form):
     """An amount of cash a player types in rupees (``500`` or ``499.50``), read with the same
     strict parser as the staff forms: digits 0-9, at most two decimals, not huge, above zero."""
 
-    amount = forms.CharField(max_length=24, label=gettext_lazy("Amount in rupees (₹)"))
+    amount = forms.CharField(
+        max_length=24,
+        label=gettext_lazy("Amount in rupees (₹)"),
+        error_messages={
+            "required": gettext_lazy("Enter an amount in rupees, e.g. 500 or 499.50."),
+            "max_length": gettext_lazy("That amount is too long: type at most 24 characters."),
+        },
+    )
 
     def clean_amount(self) -> int:
-        amount = to_minor_units(self.cleaned_data["amount"], "cash")
+        amount = to_minor_units(self.cleaned_data["amount"], "cash", signed=False)
         if amount <= 0:
             raise forms.ValidationError(_("Enter an amount above ₹0.00."))
         return amount

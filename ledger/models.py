@@ -287,15 +287,24 @@ class Entry(AppendOnlyModel):
         return format_amount(self.balance_after, self.currency)
 
 
+def _welcome_default() -> int:
+    return int(getattr(settings, "LEDGER_PRACTICE_WELCOME_AMOUNT", 10_000))
+
+
 class PracticeChipsPolicy(models.Model):
-    """The daily free practice chips, set by staff in the admin (one row; defaults from the
-    settings ``LEDGER_PRACTICE_TOPUP_AMOUNT`` / ``LEDGER_PRACTICE_TOPUP_BELOW`` until saved):
-    once per calendar day a player whose practice balance is below ``balance_cap`` may take
+    """The free practice chips, set by staff in the admin (one row; defaults from the settings
+    ``LEDGER_PRACTICE_TOPUP_AMOUNT`` / ``LEDGER_PRACTICE_TOPUP_BELOW`` /
+    ``LEDGER_PRACTICE_WELCOME_AMOUNT`` until saved): ``welcome_amount`` chips once at sign-up,
+    and once per calendar day a player whose practice balance is below ``balance_cap`` may take
     ``daily_amount`` chips."""
 
     daily_amount = models.PositiveIntegerField(help_text="Chips given by one daily top-up.")
     balance_cap = models.PositiveIntegerField(
         help_text="A top-up is given only while the practice balance is below this."
+    )
+    welcome_amount = models.PositiveIntegerField(
+        default=_welcome_default,
+        help_text="Chips every new player gets once, at sign-up (0: none).",
     )
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -305,6 +314,7 @@ class PracticeChipsPolicy(models.Model):
 
     def __str__(self) -> str:
         return (
+            f"{format_amount(self.welcome_amount, 'practice')} at sign-up, "
             f"{format_amount(self.daily_amount, 'practice')} a day below "
             f"{format_amount(self.balance_cap, 'practice')}"
         )

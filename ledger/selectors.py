@@ -128,7 +128,7 @@ def closing_counts(*, refs: Iterable[str]) -> dict[str, int]:
 def wallet_balances_for_header(*, user: Any) -> list[dict[str, Any]]:
     """Every currency with the player's balance, for the page header:
     ``[{"currency": "cash", "amount": 1250, "display": "₹12.50"}, ...]``. With money games
-    off (``settings.MONEY_GAMES``) only practice chips."""
+    off (``settings.MONEY_GAMES``) only practice chips; nothing for staff without a wallet."""
     if user is None or not getattr(user, "is_authenticated", False):
         return []
     balances = dict(
@@ -136,6 +136,8 @@ def wallet_balances_for_header(*, user: Any) -> list[dict[str, Any]]:
             "currency", "balance"
         )
     )
+    if not balances and getattr(user, "is_staff", False):
+        return []  # staff who never played hold no wallet: no "₹0.00 0 chips" in their header
     return [
         {
             "currency": code,
@@ -152,3 +154,27 @@ def transaction_is_reversible(*, transaction: Transaction) -> bool:
     if transaction.kind == TransactionKind.REVERSAL:
         return False
     return not Transaction.objects.filter(reverses=transaction).exists()
+
+
+def practice_chips_summary(*, user: Any) -> dict[str, Any]:
+    """The player's practice chips in words for the lobby and the wallet: the balance, the
+    welcome chips got at sign-up (``welcome``: None if none) and the daily top-up rule."""
+    from .services import practice_policy, practice_welcome_key
+
+    policy = practice_policy()
+    balance = wallet_balance(user=user, currency="practice")
+    welcome = (
+        Entry.objects.filter(
+            transaction__idempotency_key=practice_welcome_key(user=user),
+            account__user=user,
+        )
+        .values_list("amount", flat=True)
+        .first()
+    )
+    return {
+        "balance": format_amount(balance, "practice"),
+        "welcome": format_amount(int(welcome), "practice") if welcome else None,
+        "daily": format_amount(policy.daily_amount, "practice"),
+        "cap": format_amount(policy.balance_cap, "practice"),
+        "can_top_up": balance < policy.balance_cap,
+    }

@@ -16,7 +16,7 @@ from . import selectors, services
 from .currencies import CURRENCY_INFO, CURRENCY_ORDER, currencies_shown, money_games_on
 from .errors import LedgerError
 from .forms import RupeesForm
-from .payments.selectors import deposits_for_player, withdrawals_for_player
+from .payments.selectors import deposits_context, withdrawals_for_player
 
 STATEMENT_PAGE_SIZE = 25
 
@@ -50,11 +50,12 @@ def wallet(request: HttpRequest) -> HttpResponse:
         "currency_label": CURRENCY_INFO[currency].label,  # lazy: in the viewer's language
         "page_obj": page,
         "can_top_up": practice["amount"] < policy.balance_cap,
+        "practice": selectors.practice_chips_summary(user=request.user),
         "topup_amount": selectors.format_amount(policy.daily_amount, "practice"),
         "cashier": cashier,
         "deposit_form": RupeesForm(auto_id="deposit_%s") if cashier and money else None,
         "withdraw_form": RupeesForm(auto_id="withdraw_%s") if cashier else None,
-        "deposits": deposits_for_player(user=request.user) if cashier else [],
+        **(deposits_context(user=request.user) if cashier else {}),
         "withdrawals": withdrawals_for_player(user=request.user) if cashier else [],
     }
     return render(request, "ledger/wallet.html", context)

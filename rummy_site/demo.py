@@ -32,7 +32,8 @@ def demo_seed() -> list[str]:
     role_groups_ensure()
     _, created = _user("staff", "Staff", staff=True)
     lines.append(f"staff user 'staff' {'created' if created else 'exists'}")
-    support, created = _user("support", "Support")
+    # (a person's name: the header then says "Support" once, for the support pages' link)
+    support, created = _user("support", "Sunita")
     if not support.is_staff:
         support.is_staff = True
         support.save(update_fields=["is_staff"])
@@ -57,6 +58,7 @@ DEMO_TEMPLATES: tuple[tuple[str, dict[str, object]], ...] = (
     (
         "Practice Pool 101",
         {
+            "name_hi": "प्रैक्टिस पूल 101",
             "variant": "pool101",
             "seats_min": 3,
             "seats_max": 3,
@@ -69,6 +71,7 @@ DEMO_TEMPLATES: tuple[tuple[str, dict[str, object]], ...] = (
     (
         "Practice Points",
         {
+            "name_hi": "प्रैक्टिस पॉइंट्स",
             "variant": "points",
             "seats_min": 2,
             "seats_max": 2,
@@ -81,6 +84,7 @@ DEMO_TEMPLATES: tuple[tuple[str, dict[str, object]], ...] = (
     (
         "Practice Classic",
         {
+            "name_hi": "प्रैक्टिस क्लासिक",
             "variant": "classic",
             "seats_min": 2,
             "seats_max": 2,
@@ -93,6 +97,7 @@ DEMO_TEMPLATES: tuple[tuple[str, dict[str, object]], ...] = (
     (
         "Pool 101",
         {
+            "name_hi": "पूल 101",
             "variant": "pool101",
             "seats_min": 2,
             "seats_max": 3,
@@ -104,6 +109,7 @@ DEMO_TEMPLATES: tuple[tuple[str, dict[str, object]], ...] = (
     (
         "Pool 201",
         {
+            "name_hi": "पूल 201",
             "variant": "pool201",
             "seats_min": 2,
             "seats_max": 6,
@@ -115,6 +121,7 @@ DEMO_TEMPLATES: tuple[tuple[str, dict[str, object]], ...] = (
     (
         "Best of 2 deals",
         {
+            "name_hi": "डील्स, 2 में से सबसे अच्छा",
             "variant": "deals",
             "seats_min": 2,
             "seats_max": 2,
@@ -126,6 +133,7 @@ DEMO_TEMPLATES: tuple[tuple[str, dict[str, object]], ...] = (
     (
         "Points 0.50",
         {
+            "name_hi": "पॉइंट्स 0.50",
             "variant": "points",
             "seats_min": 2,
             "seats_max": 6,
@@ -137,6 +145,7 @@ DEMO_TEMPLATES: tuple[tuple[str, dict[str, object]], ...] = (
     (
         "Classic ring",
         {
+            "name_hi": "क्लासिक रिंग",
             "variant": "classic",
             "seats_min": 2,
             "seats_max": 4,
@@ -172,6 +181,9 @@ def _demo_money_and_tables(players: list[User]) -> list[str]:
             template = TableTemplate(name=name, **fields)
             template.full_clean()
             template.save()
+        elif not template.name_hi:  # seeded before templates had a Hindi name
+            template.name_hi = str(fields["name_hi"])
+            template.save(update_fields=["name_hi"])
         before = template.tables.count()
         template_tables_ensure(template=template)  # its minimum of open tables for Play now
         opened = template.tables.count() - before

@@ -473,3 +473,18 @@ if PRODUCTION and PAYMENTS_PROVIDER == "stripe" and MONEY_GAMES and not _stripe_
     )
 # The player's own rules (limits, self-exclusion, identity) as the cashier reads them.
 PAYMENTS_PLAYER_POLICY = "accounts.selectors.player_money_policy"
+
+# Issue 22 (the first ten minutes): the practice chips a new player gets at sign-up (until staff
+# set another amount in the practice chips policy), how long a deposit checkout stays open
+# before it expires, and where players write to support (the contact page).
+LEDGER_PRACTICE_WELCOME_AMOUNT = int(os.environ.get("LEDGER_PRACTICE_WELCOME_AMOUNT", "10000"))
+PAYMENTS_CHECKOUT_EXPIRY_S = int(os.environ.get("PAYMENTS_CHECKOUT_EXPIRY_S", "1800"))
+SUPPORT_EMAIL = os.environ.get("SUPPORT_EMAIL", "support@example.com")
+# Called with user=<the new player> inside the sign-up transaction (accounts imports no app).
+ACCOUNTS_ON_SIGN_UP = ("ledger.services.practice_chips_welcome_grant",)
+# Abandoned checkouts expire (ledger.payments.services.deposits_expire; the loop timer runs it
+# too when Celery does not run the timers).
+CELERY_BEAT_SCHEDULE["deposits-expire"] = {
+    "task": "ledger.payments.deposits_expire",
+    "schedule": 60.0,
+}

@@ -49,6 +49,8 @@ MONEY_FIELDS = ("entry_fee", "point_value")
 
 
 def _words(value: Any) -> str:
+    if value is None:  # a rule the rule book leaves open (classic: no largest set)
+        return "no limit"
     if value is True:
         return "yes"
     if value is False:
@@ -191,7 +193,10 @@ class TableTemplateAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     readonly_fields = ("effective_settings", "created_at", "updated_at")
     actions = ("make_table",)
     fieldsets = (
-        (None, {"fields": ("name", "variant", "is_active", ("seats_min", "seats_max"))}),
+        (
+            None,
+            {"fields": ("name", "name_hi", "variant", "is_active", ("seats_min", "seats_max"))},
+        ),
         (
             "Money",
             {

@@ -26,6 +26,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.utils import translation
 
 from ledger.currencies import Currency
 
@@ -74,6 +75,13 @@ class TableTemplate(models.Model):
     """What staff configure: a kind of table. Changes apply to games that open later."""
 
     name = models.CharField(max_length=80, unique=True)
+    name_hi = models.CharField(
+        "Hindi name",
+        max_length=80,
+        blank=True,
+        default="",
+        help_text="The name players reading Hindi see (blank: the name above).",
+    )
     variant = models.CharField(max_length=16, choices=Variant.choices, default=Variant.POOL101)
     is_active = models.BooleanField(default=True, help_text="Inactive templates make no tables.")
     seats_min = models.PositiveSmallIntegerField(
@@ -244,6 +252,14 @@ class TableTemplate(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def display_name(self, language: str | None = None) -> str:
+        """The name in the viewer's language (``language``, else the active one): the Hindi
+        name for Hindi when staff gave one, else the name."""
+        language = language or translation.get_language() or ""
+        if language.startswith("hi") and self.name_hi:
+            return self.name_hi
+        return self.name
+
     def clean(self) -> None:
         super().clean()
         if self.practice and self.currency != Currency.PRACTICE:
@@ -298,6 +314,14 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return self.name or f"Table {self.pk}"
+
+    def display_name(self, language: str | None = None) -> str:
+        """The table's name in the viewer's language: a table named after its template (every
+        lobby table) reads the template's name in that language; a private table keeps its own
+        name."""
+        if self.name == self.template.name:
+            return self.template.display_name(language)
+        return self.name
 
 
 class GameStatus(models.TextChoices):
@@ -563,8 +587,8 @@ class DealAccess(AppendOnly):
 
     class Meta:
         ordering = ["-at", "-id"]
-        verbose_name = "deal access"
-        verbose_name_plural = "deal access log"
+        verbose_name = "deal access record"
+        verbose_name_plural = "deal access records"
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.kind} deal {self.deal_id} at {self.at:%Y-%m-%d %H:%M:%S}"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["PRESETS", "Preset", "preset_by_key"]
+__all__ = ["PRESETS", "Preset", "hindi_name", "preset_by_key"]
 
 
 @dataclass(frozen=True)
@@ -78,6 +78,26 @@ _KINDS: tuple[tuple[str, str, dict[str, Any], dict[str, str]], ...] = (
     ("classic", "Classic 10-card", _CLASSIC, {"cash": "10.00", "practice": "100"}),
 )
 
+# The Hindi display names (``TableTemplate.name_hi``), the words of the Hindi catalogue's
+# variant names (locale/hi): "Practice Pool 101" reads "प्रैक्टिस पूल 101".
+HINDI_LABELS: dict[str, str] = {
+    "Pool 101": "पूल 101",
+    "Pool 201": "पूल 201",
+    **{f"Deals, best of {n}": f"डील्स, {n} में से सबसे अच्छा" for n in (2, 3, 6)},
+    "Points": "पॉइंट्स",
+    "Classic 10-card": "क्लासिक 10 पत्ते",
+}
+HINDI_PRACTICE = "प्रैक्टिस"
+
+
+def hindi_name(name: str) -> str:
+    """The Hindi display name of a preset's name ("Practice Pool 101"), or "" if it is none."""
+    practice = name.startswith("Practice ")
+    label = HINDI_LABELS.get(name.removeprefix("Practice "), "")
+    if not label:
+        return ""
+    return f"{HINDI_PRACTICE} {label}" if practice else label
+
 
 def _preset(key: str, label: str, rules: dict[str, Any], stake: str, *, practice: bool) -> Preset:
     money_field = "point_value" if rules["variant"] == "points" else "entry_fee"
@@ -86,6 +106,7 @@ def _preset(key: str, label: str, rules: dict[str, Any], stake: str, *, practice
         **rules,
         **_TIMERS,
         "name": f"{'Practice ' if practice else ''}{label}",
+        "name_hi": hindi_name(f"{'Practice ' if practice else ''}{label}"),
         "seats_min": 2,
         "seats_max": seats,
         "currency": "practice" if practice else "cash",

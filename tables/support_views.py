@@ -9,6 +9,7 @@ but for notes; money is corrected only by the ledger's reversal action in the ad
 from __future__ import annotations
 
 import json
+from collections import Counter
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -217,13 +218,23 @@ def _step_rows(steps: list[Any], names: dict[int, str], cut: str | None) -> list
             continue
         notes: list[dict[str, Any]] = []
         server_played = False
+        payload = step.payload
+        played = [c for c in (payload.get("card"), payload.get("finish_card")) if c]
+        played += list(payload.get("cards") or [])
+        shown = Counter(str(c).upper() for c in played)
         for event in step.events:
             if event.get("type") in NOISE:
                 continue
             words, codes = _event_words(event, names)
-            notes.append({"words": words, "cards": presenters.faces(codes, cut)})
+            # a card the move itself shows (the discard, the finish card) is not shown again
+            fresh = []
+            for code in codes:
+                if shown[str(code).upper()] > 0:
+                    shown[str(code).upper()] -= 1
+                else:
+                    fresh.append(code)
+            notes.append({"words": words, "cards": presenters.faces(fresh, cut)})
             server_played = server_played or bool(event.get("auto"))
-        payload = step.payload
         groups = payload.get("groups") or payload.get("melds") or []
         rows.append(
             {
@@ -234,11 +245,7 @@ def _step_rows(steps: list[Any], names: dict[int, str], cut: str | None) -> list
                 "what": ACTION_WORDS.get(step.action, step.action.replace("_", " ")),
                 "timeout": step.action == "timeout",
                 "server_played": server_played,
-                "cards": presenters.faces(
-                    [c for c in (payload.get("card"), payload.get("finish_card")) if c]
-                    + list(payload.get("cards") or []),
-                    cut,
-                ),
+                "cards": presenters.faces(played, cut),
                 "groups": [presenters.faces(list(g), cut) for g in groups],
                 "notes": notes,
                 "matches_log": step.matches_log,
@@ -286,7 +293,11 @@ def _money_rows(
 
 
 def _outcome_rows(
-    outcome: dict[str, Any], names: dict[int, str], money: dict[int, dict[str, str]]
+    outcome: dict[str, Any],
+    names: dict[int, str],
+    money: dict[int, dict[str, str]],
+    *,
+    points: bool = False,
 ) -> list[dict[str, Any]]:
     cut = outcome["cut"]
     rows = []
@@ -321,6 +332,8 @@ def _outcome_rows(
                 },
                 "total": r["total"],
                 "chips": r["chips"],
+                # a Points deal ends its game: what the deal settled is what comes after it
+                "settled": (money.get(r["seat"]) or {}).get("net") if points else None,
                 "money": money.get(r["seat"]),
             }
         )
@@ -374,7 +387,7 @@ def deal_replay(request: HttpRequest, deal_id: int) -> HttpResponse:
             else "",
             "cut": presenters.card_face(cut) if cut else None,
             "finish": presenters.card_face(outcome["finish_card"], cut),
-            "rows": _outcome_rows(outcome, names, money),
+            "rows": _outcome_rows(outcome, names, money, points=game.variant == "points"),
             "table_melds": [presenters.faces(m) for m in outcome["table_melds"]],
             "prizes": prizes,
             "steps": _step_rows(steps, names, cut),
@@ -437,6 +450,15 @@ def deal_download(request: HttpRequest, deal_id: int) -> HttpResponse:
     return response
 
 
+# The sort keys in words (the page's "Sort by" links).
+SIGNAL_SORT_WORDS = {
+    "games": "games",
+    "deals": "deals",
+    "drops": "drops",
+    "big_losses": "big losses",
+    "flow": "money flow",
+    "flags": "flags",
+}
 SIGNAL_SORTS = {
     "games": lambda r: r["games"],
     "deals": lambda r: r["deals"],
@@ -466,5 +488,5 @@ def pair_signals(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "tables/support/signals.html",
-        {"rows": rows[:200], "sort": sort, "days": days, "sorts": list(SIGNAL_SORTS)},
+        {"rows": rows[:200], "sort": sort, "days": days, "sorts": list(SIGNAL_SORT_WORDS.items())},
     )

@@ -16,15 +16,27 @@ from channels.db import database_sync_to_async
 logger = logging.getLogger(__name__)
 
 
+# How often (in ticks) the loop also expires abandoned deposit checkouts (Celery beat does it
+# when Celery runs the timers): about once a minute.
+EXPIRE_EVERY = 120
+
+
 async def timer_loop(*, interval: float = 0.5) -> None:
+    from ledger.payments.services import deposits_expire
+
     from . import services
 
     sweep = database_sync_to_async(services.timers_sweep)
+    expire = database_sync_to_async(deposits_expire)
+    tick = 0
     while True:
         try:
             await sweep()
+            if tick % EXPIRE_EVERY == 0:
+                await expire()
         except Exception:  # a failed sweep is retried on the next tick
             logger.exception("timer sweep failed")
+        tick += 1
         await asyncio.sleep(interval)
 
 

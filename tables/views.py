@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
+from ledger import selectors as ledger_selectors
 from ledger.currencies import money_games_on
 
 from . import inputs, presence, presenters, selectors, services
@@ -44,6 +45,7 @@ def _template_rows(user: Any) -> list[dict[str, Any]]:
         rows.append(
             {
                 **row,
+                "name": template.display_name(),  # the Hindi name for Hindi readers
                 "variant_label": presenters.variant_label(row["variant"]),
                 "stake_display": _stake_words(template),
                 "my_table": mine.get(row["id"]),
@@ -58,6 +60,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "templates": _template_rows(request.user),
         "my_tables": selectors.tables_of_user(user=request.user),
     }
+    if request.user.is_authenticated and request.GET.get("partial") != "lobby-tables":
+        context["practice"] = ledger_selectors.practice_chips_summary(user=request.user)
     if request.GET.get("partial") == "lobby-tables":
         return render(request, "tables/lobby.html#lobby-tables", context)
     return render(request, "tables/lobby.html", context)

@@ -192,7 +192,7 @@ class WithdrawalAdmin(admin.ModelAdmin):
 
 @admin.register(PracticeChipsPolicy)
 class PracticeChipsPolicyAdmin(admin.ModelAdmin):
-    list_display = ("__str__", "daily_amount", "balance_cap", "updated_at")
+    list_display = ("__str__", "welcome_amount", "daily_amount", "balance_cap", "updated_at")
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return not PracticeChipsPolicy.objects.exists() and super().has_add_permission(request)

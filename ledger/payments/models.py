@@ -8,6 +8,7 @@ callback."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
 from django.conf import settings
@@ -24,6 +25,7 @@ class DepositStatus(models.TextChoices):
     PAID = "paid", _("Paid")
     FAILED = "failed", _("Failed")
     CANCELLED = "cancelled", _("Cancelled")
+    EXPIRED = "expired", _("Expired")
 
 
 class Deposit(models.Model):
@@ -81,6 +83,23 @@ class Deposit(models.Model):
     @property
     def amount_display(self) -> str:
         return format_amount(self.amount, "cash")
+
+    # the admin's column heading ("amount", not "AMOUNT DISPLAY")
+    amount_display.fget.short_description = "amount"  # type: ignore[attr-defined]
+
+    @property
+    def expires_at(self) -> datetime:
+        """When a checkout still pending expires (``PAYMENTS_CHECKOUT_EXPIRY_S``)."""
+        return self.created_at + timedelta(seconds=checkout_expiry_s())
+
+    @property
+    def is_open(self) -> bool:
+        """Pending and not past its expiry: the player may still pay (resume) or cancel it."""
+        return self.status == DepositStatus.PENDING and timezone.now() < self.expires_at
+
+
+def checkout_expiry_s() -> int:
+    return int(getattr(settings, "PAYMENTS_CHECKOUT_EXPIRY_S", 1800))
 
 
 class DepositEvent(models.Model):
@@ -154,6 +173,9 @@ class Withdrawal(models.Model):
     @property
     def amount_display(self) -> str:
         return format_amount(self.amount, "cash")
+
+    # the admin's column heading ("amount", not "AMOUNT DISPLAY")
+    amount_display.fget.short_description = "amount"  # type: ignore[attr-defined]
 
     @property
     def ref(self) -> str:

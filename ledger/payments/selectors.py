@@ -52,6 +52,16 @@ def deposits_for_player(*, user: Any, limit: int = 20) -> QuerySet[Deposit]:
     return Deposit.objects.filter(user_id=user.pk).order_by("-id")[:limit]
 
 
+def deposits_context(*, user: Any) -> dict[str, Any]:
+    """The wallet's deposits list: the latest deposits and whether one is still pending (the
+    list then follows it live)."""
+    deposits = list(deposits_for_player(user=user))
+    return {
+        "deposits": deposits,
+        "deposits_pending": any(d.status == DepositStatus.PENDING for d in deposits),
+    }
+
+
 def withdrawals_for_player(*, user: Any, limit: int = 20) -> QuerySet[Withdrawal]:
     return Withdrawal.objects.filter(user_id=user.pk).order_by("-id")[:limit]
 

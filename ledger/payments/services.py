@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -39,6 +39,7 @@ from .models import (
     Withdrawal,
     WithdrawalEvent,
     WithdrawalStatus,
+    checkout_expiry_s,
 )
 from .policy import player_policy
 from .providers import (
@@ -267,7 +268,10 @@ def _event_apply(*, provider: str, event: PaymentEvent) -> Deposit:
                 detail = "Paid again (a repeated callback): already credited"
             else:
                 detail = f"Paid: credited to the wallet (transaction #{tx.pk})"
-                if deposit.status != DepositStatus.PENDING:
+                if deposit.status in (DepositStatus.CANCELLED, DepositStatus.EXPIRED):
+                    # A paid callback always wins: the money was taken, so it is credited.
+                    detail += f", after the checkout was {deposit.status}"
+                elif deposit.status != DepositStatus.PENDING:
                     detail += f", after an earlier {deposit.status} callback"
                 deposit.status = DepositStatus.PAID
                 deposit.transaction = tx
@@ -338,6 +342,82 @@ def deposit_cancel_money_off(*, deposit: Deposit) -> Deposit:
     return locked
 
 
+LATE_PAID = "a paid callback arriving later still credits the wallet"
+
+
+@retry_on_conflict
+def deposit_cancel(*, user: Any, reference: str, now: datetime | None = None) -> Deposit:
+    """The player gives up a pending checkout: cancelled, nothing credited, and it no longer
+    counts against the deposit limits. A second press finds it cancelled and changes nothing.
+    If the provider still reports it paid, the payment is credited (a paid callback wins)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        deposit = (
+            Deposit.objects.select_for_update()
+            .filter(user_id=user.pk, reference=str(reference)[:48])
+            .first()
+        )
+        if deposit is None:
+            raise DepositRefused(_("There is no such deposit in your wallet."))
+        if deposit.status == DepositStatus.CANCELLED:
+            return deposit
+        if deposit.status != DepositStatus.PENDING:
+            raise DepositRefused(
+                _("This deposit is no longer pending (%(status)s): there is nothing to cancel.")
+                % {"status": deposit.get_status_display().lower()}
+            )
+        deposit.status = DepositStatus.CANCELLED
+        deposit.updated_at = now
+        deposit.save(update_fields=["status", "updated_at"])
+        DepositEvent.objects.create(
+            deposit=deposit,
+            status=deposit.status,
+            detail=f"Cancelled by the player: nothing credited ({LATE_PAID})",
+            at=now,
+        )
+    return deposit
+
+
+def deposits_expire(*, now: datetime | None = None, batch: int = 500) -> int:
+    """Pending checkouts older than ``PAYMENTS_CHECKOUT_EXPIRY_S`` become expired: nothing
+    credited, no longer counted against the limits, no longer resumable. Idempotent and safe
+    to run from several places at once (Celery beat and the loop timer): each deposit is
+    locked and expired only while still pending, so a repeat or a concurrent run does
+    nothing more. A paid callback arriving later still credits the wallet. Returns how many
+    deposits it expired."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=checkout_expiry_s())
+    due = list(
+        Deposit.objects.filter(status=DepositStatus.PENDING, created_at__lt=cutoff)
+        .order_by("pk")
+        .values_list("pk", flat=True)[:batch]
+    )
+    expired = 0
+    for pk in due:
+        with transaction.atomic():
+            deposit = (
+                Deposit.objects.select_for_update()
+                .filter(pk=pk, status=DepositStatus.PENDING)
+                .first()
+            )
+            if deposit is None:  # paid, cancelled or expired meanwhile
+                continue
+            deposit.status = DepositStatus.EXPIRED
+            deposit.updated_at = now
+            deposit.save(update_fields=["status", "updated_at"])
+            DepositEvent.objects.create(
+                deposit=deposit,
+                status=deposit.status,
+                detail=(
+                    f"Expired: the checkout was not completed within "
+                    f"{checkout_expiry_s() // 60} minutes; nothing credited ({LATE_PAID})"
+                ),
+                at=now,
+            )
+            expired += 1
+    return expired
+
+
 @retry_on_conflict
 def withdrawal_request(*, user: Any, amount: int, now: datetime | None = None) -> Withdrawal:
     """Ask to withdraw ``amount`` paise of cash. Only a player whose identity staff verified;
@@ -353,7 +433,8 @@ def withdrawal_request(*, user: Any, amount: int, now: datetime | None = None) -
             _(
                 "Withdrawals need a verified identity, and our staff have not verified yours "
                 "yet. Please contact support."
-            )
+            ),
+            contact_support=True,
         )
     with transaction.atomic():
         withdrawal = Withdrawal.objects.create(user=user, amount=amount, created_at=now)

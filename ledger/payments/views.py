@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from ..currencies import money_games_on
 from ..errors import LedgerError
@@ -21,6 +21,7 @@ from . import services
 from .models import Deposit, SandboxPayment
 from .providers import CallbackRefused
 from .sandbox import OUTCOMES, sandbox_checkout_complete
+from .selectors import deposits_context
 
 logger = logging.getLogger("ledger.payments")
 # A provider's event (Stripe's are a few kilobytes) is never larger than this.
@@ -59,6 +60,35 @@ def deposit_create(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
+@require_GET
+def deposits_live(request: HttpRequest) -> HttpResponse:
+    """The wallet's deposits list alone (polled while a deposit is pending), with the header
+    balance out of band so a credited deposit shows at once."""
+    if not money_games_on():
+        return _money_off(request)
+    context = deposits_context(user=request.user) | {"oob": True}
+    return render(request, "ledger/_deposits.html", context)
+
+
+@login_required
+@require_POST
+def deposit_cancel(request: HttpRequest, reference: str) -> HttpResponse:
+    if not money_games_on():
+        return _money_off(request)
+    try:
+        deposit = services.deposit_cancel(user=request.user, reference=reference)
+    except LedgerError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request,
+            _("Deposit of %(amount)s cancelled: nothing was charged or credited.")
+            % {"amount": deposit.amount_display},
+        )
+    return redirect(_cash_wallet())
+
+
+@login_required
 @require_POST
 def withdrawal_create(request: HttpRequest) -> HttpResponse:
     # Open while money games are off too: players take out the cash they own.
@@ -70,7 +100,9 @@ def withdrawal_create(request: HttpRequest) -> HttpResponse:
             user=request.user, amount=form.cleaned_data["amount"]
         )
     except LedgerError as error:
-        messages.error(request, error.message)
+        # "contact support" comes with the link to the contact page (base.html)
+        tags = "contact-support" if error.details.get("contact_support") else ""
+        messages.error(request, error.message, extra_tags=tags)
     else:
         messages.success(
             request,

@@ -27,7 +27,8 @@ Modules (import the functions from ``ledger.services``, not from the modules):
   ``pot_settle``, ``pot_cancel_refund``;
 * ``corrections``: ``wallet_adjust``, ``transaction_reverse`` (staff, with a reason);
 * ``cashier``: ``wallet_deposit_cleared`` (a verified deposit), ``withdrawal_hold``,
-  ``withdrawal_pay_out``, ``withdrawal_return``, ``practice_chips_top_up_daily``;
+  ``withdrawal_pay_out``, ``withdrawal_return``, ``practice_chips_top_up_daily``,
+  ``practice_chips_welcome_grant`` (the new player's practice chips);
 * ``_posting`` (private): account locking (``accounts_lock``), idempotency, the double-entry
   write; ``_checks`` (private): argument checks and request fingerprints.
 """
@@ -40,8 +41,10 @@ from ._posting import accounts_lock
 from .cashier import (
     PracticeTopUpRefused,
     practice_chips_top_up_daily,
+    practice_chips_welcome_grant,
     practice_policy,
     practice_topup_key,
+    practice_welcome_key,
     wallet_deposit_cleared,
     withdrawal_hold,
     withdrawal_pay_out,
@@ -69,8 +72,10 @@ __all__ = [
     "pot_refund_entry",
     "pot_settle",
     "practice_chips_top_up_daily",
+    "practice_chips_welcome_grant",
     "practice_policy",
     "practice_topup_key",
+    "practice_welcome_key",
     "retry_on_conflict",
     "transaction_reverse",
     "wallet_adjust",

@@ -3,7 +3,8 @@ in the pending-withdrawals account, then paid out or returned) and the daily fre
 chips. The requests behind them (status, history) live in ``ledger.payments``.
 
 Keys: ``deposit:<provider>:<reference>``, ``withdrawal:<id>:hold`` / ``:approve`` /
-``:reject``, ``practice-topup:<user id>:<date>``."""
+``:reject``, ``practice-topup:<user id>:<date>``, ``practice-welcome:<user id>`` (the welcome
+chips at sign-up)."""
 
 from __future__ import annotations
 
@@ -138,8 +139,46 @@ def practice_policy() -> PracticeChipsPolicy:
         policy = PracticeChipsPolicy(
             daily_amount=int(getattr(settings, "LEDGER_PRACTICE_TOPUP_AMOUNT", 10_000)),
             balance_cap=int(getattr(settings, "LEDGER_PRACTICE_TOPUP_BELOW", 1_000)),
+            welcome_amount=int(getattr(settings, "LEDGER_PRACTICE_WELCOME_AMOUNT", 10_000)),
         )
     return policy
+
+
+def practice_welcome_key(*, user: User) -> str:
+    return f"practice-welcome:{user.pk}"
+
+
+WELCOME_MEMO = "Welcome practice chips"
+
+
+@retry_on_conflict
+def practice_chips_welcome_grant(*, user: User) -> Transaction | None:
+    """The welcome practice chips of a new player (the policy's ``welcome_amount``; none when
+    it is 0), once per player whatever the number of calls: the key names the player, so a
+    repeat returns the grant already posted."""
+    check_user(user)
+    key = practice_welcome_key(user=user)
+    done = Transaction.objects.filter(idempotency_key=key).first()
+    if done is not None:
+        return done
+    amount = practice_policy().welcome_amount
+    if amount <= 0:
+        return None
+    fp = request_fingerprint("practice_welcome", user=user.pk, key=key)
+    wallet = Ident.wallet(user.pk, "practice")
+    house = Ident.house(AccountKind.DEPOSITS, "practice")
+    accounts = lock_idents([wallet, house])
+    tx, _new = post_plan(
+        key=key,
+        fingerprint=fp,
+        plan=lambda: Plan(
+            kind=TransactionKind.DEPOSIT,
+            currency="practice",
+            legs=[(accounts[wallet], amount), (accounts[house], -amount)],
+            memo=WELCOME_MEMO,
+        ),
+    )
+    return tx
 
 
 def practice_topup_key(*, user: User, day: date) -> str:

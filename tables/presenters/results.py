@@ -329,8 +329,14 @@ class ResultSheet:
                 reason = wrong_show_reason(groups, cut, meld)
         elif seat == last.get("winner") and last.get("reason") == "show":
             finish = last.get("finish_card")
+        # The last player in (everyone else dropped or showed wrong) did not declare: their
+        # hand is shown as it was, without judging its groups.
+        unjudged = seat == last.get("winner") and last.get("reason") != "show"
         shown = []
         for group in groups:
+            if unjudged:
+                shown.append({"cards": faces(group, cut), "kind": "hand", "kind_label": ""})
+                continue
             kind = classify_group(group, cut, settings=meld).value if cut else "invalid"
             shown.append(
                 {

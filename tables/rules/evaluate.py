@@ -20,9 +20,10 @@ At each state the first free natural starts one of its melds or stays loose. The
 exact: it memoises the lowest count of every (mask, jokers left, pure yet, sequences so far)
 state of the hand, and 3 or more leftover jokers may form the second sequence. The answer is the
 least of that, the whole hand (no pure sequence) and the hand less its richest pure sequence (no
-second sequence). Whether a hand counting 0 can be declared (every card placed, jokers
-included) is checked on the arrangement found, else by a second search that lets no natural
-stay loose.
+second sequence). In those two last cases the arrangement still shows the melds the count cannot
+use (``kept``: a second search with no requirement, the loose points least). Whether a hand
+counting 0 can be declared (every card placed, jokers included) is checked on the arrangement
+found, else by a second search that lets no natural stay loose.
 
 Nothing is cached between calls: every hand is evaluated from scratch.
 """
@@ -34,13 +35,13 @@ from dataclasses import dataclass
 from operator import attrgetter, itemgetter
 from typing import Final
 
+from .arrangement import _bits, build_groups
 from .cards import ACE, JOKER_RANK, Card, CardLike, parse_cards
 from .errors import RulesError
 from .melds import DECLARATION_SIZE, MAX_SEQUENCE, MeldSettings, wild_rank
 
 __all__ = ["DiscardChoice", "HandEvaluation", "best_discard", "evaluate_hand"]
 
-_SUIT_INDEX: Final[dict[str, int]] = {"S": 0, "H": 1, "D": 2, "C": 3}
 _INF: Final = 1 << 30
 _DEFAULT_SETTINGS: Final = MeldSettings()
 _BY_SUIT_THEN_RANK: Final = attrgetter("suit", "rank")
@@ -53,7 +54,10 @@ class HandEvaluation:
     """The best arrangement found for a hand.
 
     ``points``: the lowest count of any arrangement (RULES.md section 3, uncapped).
-    ``groups``: valid melds of one arrangement whose count is ``points``.
+    ``groups``: valid melds of one arrangement whose count is ``points``. When the count can
+    use no melds (no pure sequence, or no second one), the melds the hand can still form are
+    kept (sets and impure sequences; sets beside the pure one), leaving the fewest points loose:
+    a player arranges to build, not only to declare.
     ``ungrouped``: the cards of the hand outside ``groups``.
     ``can_declare``: whether the hand (of 13 cards) can be shown as a valid declaration; then
     ``groups`` is such a declaration and ``ungrouped`` is empty.
@@ -333,6 +337,68 @@ class _Solver:
             else:
                 used, jokers, pure, seqs = step
 
+    def kept(self, used: int, jokers: int, sets_only: bool) -> tuple[list[_Meld], int, int]:
+        """Melds (with the copies they take) for the free naturals whose loose naturals count
+        least, with no pure or second sequence required (only sets when ``sets_only``); the
+        loose naturals and the jokers left over. This keeps a hand's melds on show when the
+        rules count cannot use them (no pure sequence, or no second one)."""
+        memo: dict[int, int] = {}
+        full = self.full
+        dup = self.dup
+        points = self.points
+        melds = self.melds
+
+        def options(used: int, jokers: int) -> list[tuple[int, _Meld]]:
+            i = ((full & ~used) & -(full & ~used)).bit_length() - 1
+            out: list[tuple[int, _Meld]] = []
+            for mask, need, seq, is_pure, room in melds[i]:
+                if need > jokers:
+                    break
+                if seq and sets_only:
+                    continue
+                hit = _realize(mask, used, dup)
+                if hit >= 0:
+                    out.append((hit, (hit, need, seq, is_pure, room)))
+            return out
+
+        def best(used: int, jokers: int) -> int:
+            key = used << 8 | jokers
+            value = memo.get(key)
+            if value is not None:
+                return value
+            free = full & ~used
+            if not free:
+                memo[key] = 0
+                return 0
+            low = free & -free
+            value = points[low.bit_length() - 1] + best(used | low, jokers)
+            for hit, meld in options(used, jokers):
+                if value == 0:
+                    break
+                found = best(used | hit, jokers - meld[1])
+                if found < value:
+                    value = found
+            memo[key] = value
+            return value
+
+        loose = self.dead & ~used
+        used |= loose
+        chosen: list[_Meld] = []
+        while full & ~used:
+            target = best(used, jokers)
+            for hit, meld in options(used, jokers):
+                if best(used | hit, jokers - meld[1]) == target:
+                    chosen.append(meld)
+                    used |= hit
+                    jokers -= meld[1]
+                    break
+            else:  # the card stays loose
+                free = full & ~used
+                low = free & -free
+                used |= low
+                loose |= low
+        return chosen, loose, jokers
+
     def absorbs(self, used: int, jokers: int, pure: int, seqs: int, impure: int, room: int) -> bool:
         """Whether melds with these totals, every natural placed and ``jokers`` left over, make a
         valid declaration: a pure sequence, a second sequence (or a joker group), and the
@@ -474,104 +540,6 @@ def _dedupe(found: list[_Meld]) -> list[_Meld]:
     return list(best.values())
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def _sequence_order(cards: list[Card], jokers: list[Card]) -> tuple[Card, ...]:
-    """Cards of a sequence in rank order with the jokers in the gaps (for display)."""
-    ranks = [c.rank for c in cards]
-    high_ace = ACE in ranks and (
-        max((14 if r == ACE else r) for r in ranks) - min((14 if r == ACE else r) for r in ranks)
-        < max(ranks) - min(ranks)
-    )
-    placed = sorted(cards, key=lambda c: 14 if high_ace and c.rank == ACE else c.rank)
-    positions = [14 if high_ace and c.rank == ACE else c.rank for c in placed]
-    spare = list(jokers)
-    out: list[Card] = []
-    for index, card in enumerate(placed):
-        if index:
-            for _ in range(positions[index] - positions[index - 1] - 1):
-                out.append(spare.pop())
-        out.append(card)
-    low, high = (positions[0], positions[-1]) if positions else (2, 1)
-    while spare and high < 14 and not (low == ACE and high == 13):
-        out.append(spare.pop())
-        high += 1
-    return tuple(spare) + tuple(out)
-
-
-def _build(
-    solver: _Solver, melds: list[_Meld], loose: int, left: int, declare: bool
-) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]:
-    """Turn search melds (bit masks and joker counts) into groups of the hand's cards."""
-    n = solver.n
-    naturals = solver.naturals
-    used_wilds = 0
-    for meld in melds:
-        used_wilds |= meld[0] >> n
-    pure_count = sum(meld[3] for meld in melds)
-    seq_count = sum(meld[2] for meld in melds)
-    generic_wilds = [w for b, w in enumerate(solver.wilds) if not used_wilds >> b & 1]
-    group_ok = left >= 3 and (solver.settings.allow_joker_only_groups or bool(generic_wilds))
-    impure = any(meld[2] and not meld[3] for meld in melds)
-    # Where the leftover jokers go: a group of their own when it is the second sequence (or
-    # nothing else takes them), else an impure sequence, a pure one (when there are two), sets.
-    if left and group_ok and pure_count >= 1 and seq_count < 2:
-        plan = "group"
-    elif left and impure:
-        plan = "impure"
-    elif left and pure_count >= 2:
-        plan = "pure"
-    elif left and group_ok and declare:
-        plan = "group"
-    else:
-        plan = "sets"
-    pool = list(solver.printed) + generic_wilds  # printed jokers are handed out first
-    joker_group: list[Card] = []
-    if plan == "group" and not solver.settings.allow_joker_only_groups:
-        joker_group.append(generic_wilds[-1])
-        pool.remove(generic_wilds[-1])
-    groups: list[tuple[int, list[Card], list[Card], int]] = []  # (order, naturals, jokers, room)
-    for mask, need, seq, is_pure, room in melds:
-        cards = [naturals[b] for b in _bits(mask & solver.full)]
-        standing = [solver.wilds[b] for b in _bits(mask >> n)]
-        cards += standing
-        jokers = [pool.pop(0) for _ in range(need - len(standing))]
-        groups.append((0 if is_pure else 1 if seq else 2, cards, jokers, room))
-    spare = pool
-    if plan == "group":
-        joker_group += spare
-        spare = []
-    elif plan in ("impure", "pure"):
-        kind = 1 if plan == "impure" else 0
-        targets = [g for g in groups if g[0] == kind and len(g[1]) + len(g[2]) + len(spare) <= 13]
-        if targets:
-            targets[-1][2].extend(spare)
-            spare = []
-    if spare:
-        for order, _cards, jokers, room in groups:
-            if order == 2:
-                while room and spare:
-                    jokers.append(spare.pop())
-                    room -= 1
-    out: list[tuple[Card, ...]] = []
-    for order, cards, jokers, _room in sorted(groups, key=lambda g: g[0]):
-        if order == 2:
-            out.append(tuple(sorted(cards, key=lambda c: _SUIT_INDEX[c.suit])) + tuple(jokers))
-        else:
-            out.append(_sequence_order(cards, jokers))
-    if joker_group:
-        out.append(tuple(joker_group))
-    rest = [naturals[b] for b in _bits(loose)] + spare
-    return tuple(out), tuple(rest)
-
-
 def evaluate_hand(
     hand: Iterable[CardLike], cut_joker: CardLike, *, settings: MeldSettings | None = None
 ) -> HandEvaluation:
@@ -598,20 +566,24 @@ def _evaluation(solver: _Solver, size: int) -> HandEvaluation:
             found = solver.declaration(0, solver.jokers)
         if found is not None:
             melds, left = found
-            groups, rest = _build(solver, melds, 0, left, True)
+            groups, rest = build_groups(solver, melds, 0, left, True)
             return HandEvaluation(0, groups, rest, True)
     pure_points, pure = solver.best_pure()
     one_pure = total - pure_points if pure is not None else _INF
     points = min(total, one_pure, constrained)
     if traced is not None and constrained == points:
         melds, loose, left = traced
-        groups, rest = _build(solver, melds, loose, left, False)
+        groups, rest = build_groups(solver, melds, loose, left, False)
     elif pure is not None and one_pure == points:
-        left = solver.jokers - pure[1]
-        groups, rest = _build(solver, [pure], solver.full & ~pure[0], left, False)
+        # The richest pure sequence, and the sets the rest can form (a second sequence would
+        # change the count: it is not there, or the count above would be lower).
+        sets, loose, left = solver.kept(pure[0], solver.jokers - pure[1], True)
+        groups, rest = build_groups(solver, [pure, *sets], loose, left, False)
     else:
-        groups = ()
-        rest = (*solver.naturals, *solver.wilds, *solver.printed)
+        # No pure sequence: every card counts, whatever the groups. The sets and (impure)
+        # sequences the hand can form are still shown, leaving the fewest points loose.
+        melds, loose, left = solver.kept(0, solver.jokers, False)
+        groups, rest = build_groups(solver, melds, loose, left, False)
     return HandEvaluation(points, groups, rest, False)
 
 

@@ -166,7 +166,7 @@ def _seat_take(ctx: Ctx, *, user: Any, seat_no: int | None, is_bot: bool) -> Sea
         raise SeatUnavailable(_("This table has seats 1 to %(most)s.") % {"most": seats_max})
     elif seat_no in taken:
         raise SeatUnavailable(_("Seat %(seat)s is taken.") % {"seat": seat_no})
-    if ctx.table.template.practice:
+    if ctx.table.template.practice and is_bot:
         practice_chips_top_up(ctx, user=user)
     seat = Seat.objects.create(
         table=ctx.table, game=ctx.game, seat_no=seat_no, user=user, is_bot=is_bot

@@ -79,7 +79,10 @@ def pot_hold(*, game: Game, user: Any, amount: int, key: str, rejoin: bool = Fal
                 if balance is not None
                 else _("Not enough balance: the entry fee is %(fee)s.")
             )
-        raise NotEnoughFunds(message % {"fee": fee, "have": balance}) from exc
+        message = message % {"fee": fee, "have": balance}
+        if game.currency == "practice":
+            message += " " + _("Free practice chips are in your wallet, once a day.")
+        raise NotEnoughFunds(message) from exc
 
 
 def rejoin_paid(ctx: Ctx, event: Any) -> None:
@@ -188,7 +191,9 @@ def refund_entry(ctx: Ctx, seat: Seat) -> None:
 
 
 def practice_chips_top_up(ctx: Ctx, *, user: Any) -> None:
-    """Practice chips are free: top a wallet up so that it can pay this table."""
+    """A computer player's practice chips: topped up so that it can pay this table. (People
+    play from their own practice chips: the welcome grant at sign-up and the daily top-up;
+    nothing is credited to them behind their back when they sit down.)"""
     rejoins = int(getattr(ctx.settings, "rejoins_per_player", 0) or 0)
     need = ctx.game.stake * (1 + rejoins)
     balance = int(ledger_selectors.wallet_balance(user=user, currency=ctx.game.currency))

@@ -16,6 +16,7 @@ PASSWORD = "tiles-and-tigers-42"
 @pytest.fixture
 def mixed_table(transactional_db):
     from accounts.models import User
+    from ledger.services import practice_chips_welcome_grant
     from tables import services
     from tables.models import TableTemplate
     from tests.tables.tables_testkit import fund
@@ -40,6 +41,7 @@ def mixed_table(transactional_db):
         user = User(username=name, display_name=name.title(), language=language)
         user.set_password(PASSWORD)
         user.save()
+        practice_chips_welcome_grant(user=user)  # as a sign-up does: practice is paid in chips
         players[name] = user
     fund(players["asha"], 10_000_000)  # ₹1,00,000.00 of cash: shown in the header
     for user in players.values():

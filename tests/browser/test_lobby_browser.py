@@ -97,11 +97,14 @@ def test_a_private_table_invite_brings_a_friend_and_the_host_starts_with_a_bot(
 ):
     from django.contrib.auth import get_user_model
 
+    from ledger.services import practice_chips_welcome_grant
     from tables.models import Game, Seat, Table
 
     for username in ("host", "friend"):
-        get_user_model().objects.create_user(
-            username=username, password=PASSWORD, display_name=username.title()
+        practice_chips_welcome_grant(  # as a sign-up does: practice is paid in chips
+            user=get_user_model().objects.create_user(
+                username=username, password=PASSWORD, display_name=username.title()
+            )
         )
     host, friend = new_page(), new_page()
     login(host, "host", PASSWORD)
@@ -139,6 +142,7 @@ def test_a_private_table_invite_brings_a_friend_and_the_host_starts_with_a_bot(
 def test_a_friend_joins_by_typing_the_code_in_the_lobby(new_page, friends_template):
     from django.contrib.auth import get_user_model
 
+    from ledger.services import practice_chips_welcome_grant
     from tables import services
     from tables.models import Seat
 
@@ -147,6 +151,7 @@ def test_a_friend_joins_by_typing_the_code_in_the_lobby(new_page, friends_templa
         users[username] = get_user_model().objects.create_user(
             username=username, password=PASSWORD, display_name=username.title()
         )
+        practice_chips_welcome_grant(user=users[username])  # as a sign-up does
     table = services.table_private_create(template=friends_template, user=users["host"])
     friend = new_page()
     login(friend, "friend", PASSWORD)

@@ -278,13 +278,19 @@ def test_somebody_elses_checkout_is_not_found(client, player, user_factory):
         ("-5", "above ₹0.00"),
         ("10.005", "2 decimal places"),
         ("99999999999999", "too large"),
+        ("12345678901234567890", "too large"),
+        ("1" * 30, "too long"),
+        ("", "Enter an amount in rupees"),
         ("0.50", "smallest deposit is ₹1.00"),
     ],
 )
 def test_a_bad_deposit_amount_is_refused_in_words(client, player, typed, error):
     client.force_login(player)
     response = client.post(reverse("wallet_deposit"), {"amount": typed}, follow=True)
-    assert error in response.content.decode()
+    html = response.content.decode()
+    assert error in html
+    # a player's amount is never answered with a negative example ("e.g. 12.50 or -5")
+    assert "-5" not in html and "or -" not in html
     assert not Deposit.objects.exists()
 
 

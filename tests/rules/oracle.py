@@ -136,17 +136,16 @@ class OracleResult:
     can_declare: bool
 
 
-def brute_force(hand: Sequence[Card], rules: Rules) -> OracleResult:
-    """The lowest count of any arrangement of ``hand`` and whether it can be declared."""
+def _all_melds(
+    hand: Sequence[Card], rules: Rules
+) -> tuple[list[Card], list[int], list[list[tuple[int, str]]]]:
+    """The hand sorted, each card's value, and every meld (a mask over the sorted hand and its
+    kind) filed under its lowest card."""
     # Non-jokers sorted by suit then rank, jokers last: subsets grow in that order.
     hand = sorted(hand, key=lambda c: (_wild(c, rules), c.suit, c.rank))
     jokers = sum(1 for card in hand if _wild(card, rules))
     n = len(hand)
     values = [card_value(card, rules) for card in hand]
-    total = sum(values)
-
-    def mask_value(mask: int) -> int:
-        return sum(values[i] for i in range(n) if mask >> i & 1)
 
     # Every subset that is a meld, filed under its lowest card. Subsets are grown card by card
     # and abandoned when no superset can be a meld: non-jokers sharing neither one suit nor one
@@ -173,6 +172,36 @@ def brute_force(hand: Sequence[Card], rules: Rules) -> OracleResult:
             members.pop()
 
     grow(0, 0, [])
+    return hand, values, melds
+
+
+def least_loose(hand: Sequence[Card], rules: Rules, kinds: frozenset[str]) -> int:
+    """The fewest points the cards outside melds can count, melds only of these ``kinds``
+    ("pure", "sequence", "set") and nothing else required."""
+    hand, values, melds = _all_melds(hand, rules)
+
+    @functools.cache
+    def lowest(free: int) -> int:
+        if not free:
+            return 0
+        first = (free & -free).bit_length() - 1
+        best = values[first] + lowest(free & ~(1 << first))
+        for mask, kind in melds[first]:
+            if kind in kinds and mask & free == mask:
+                best = min(best, lowest(free & ~mask))
+        return best
+
+    return lowest((1 << len(hand)) - 1)
+
+
+def brute_force(hand: Sequence[Card], rules: Rules) -> OracleResult:
+    """The lowest count of any arrangement of ``hand`` and whether it can be declared."""
+    hand, values, melds = _all_melds(hand, rules)
+    n = len(hand)
+    total = sum(values)
+
+    def mask_value(mask: int) -> int:
+        return sum(values[i] for i in range(n) if mask >> i & 1)
 
     best_pure = max(
         (mask_value(mask) for group in melds for mask, kind in group if kind == "pure"),

@@ -23,7 +23,7 @@ from tables.rules.melds import (
     wild_rank,
 )
 
-from .oracle import Rules, brute_force
+from .oracle import Rules, brute_force, least_loose
 
 CUTS = [*STANDARD_PACK, PRINTED_JOKER]
 
@@ -162,6 +162,59 @@ def test_best_discard_is_the_lowest_count(deal: tuple[list[Card], Card]) -> None
         assert choice.evaluation.can_declare
         ties = [card for card in ties if options[card].can_declare]
     assert card_points(choice.card, cut) == max(card_points(card, cut) for card in ties)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(13, 14).flatmap(lambda size: deals(size=size, max_jokers=4)))
+def test_melds_the_count_cannot_use_stay_grouped(deal: tuple[list[Card], Card]) -> None:
+    """Best groups is how a player arranges to build, not only to declare: with no pure
+    sequence every meld the hand can form is kept (the loose cards count least), and beside a
+    lone pure sequence the sets are kept."""
+    hand, cut = deal
+    result = evaluate_hand(hand, cut)
+    assert_consistent(hand, cut, result)
+    rules = oracle_rules(cut, MeldSettings())
+    kinds = [classify_group(group, cut) for group in result.groups]
+    loose = sum(card_points(card, cut) for card in result.ungrouped)
+    if MeldKind.PURE_SEQUENCE not in kinds:
+        assert loose == least_loose(hand, rules, frozenset({"pure", "sequence", "set"}))
+    elif sum(kind.is_sequence for kind in kinds) == 1:
+        rest = list(hand)
+        for card in result.groups[kinds.index(MeldKind.PURE_SEQUENCE)]:
+            rest.remove(card)
+        assert loose == least_loose(rest, rules, frozenset({"set"}))
+
+
+def test_two_sequences_with_jokers_survive_when_no_show_is_possible() -> None:
+    # No pure sequence: the hand cannot be shown and every card counts, but the two impure
+    # sequences the player built (QH KH + joker, JS QS + the wild 2D) are still grouped.
+    hand = parse_cards("QH KH JK JS QS 2D AC 3D 4H 6S 8C 10D 9H")
+    result = evaluate_hand(hand, "2C")
+    assert result.points == 90
+    assert not result.can_declare
+    # (the jokers are interchangeable: either may fill either sequence)
+    assert sorted(len(group) for group in result.groups) == [3, 3]
+    assert {
+        frozenset(c for c in group if c not in ("JK", "2D")) for group in codes(result.groups)
+    } == {
+        frozenset({"QH", "KH"}),
+        frozenset({"JS", "QS"}),
+    }
+    assert sorted(card.code for card in result.ungrouped) == sorted(
+        ["AC", "3D", "4H", "6S", "8C", "10D", "9H"]
+    )
+
+
+def test_sets_beside_a_lone_pure_sequence_stay_grouped() -> None:
+    hand = parse_cards("AS 2S 3S 9C 9D 9H KD KH KC 5D 5H 5C 7S")
+    result = evaluate_hand(hand, "QH")
+    assert {frozenset(group) for group in codes(result.groups)} == {
+        frozenset({"AS", "2S", "3S"}),
+        frozenset({"9C", "9D", "9H"}),
+        frozenset({"KD", "KH", "KC"}),
+        frozenset({"5D", "5H", "5C"}),
+    }
+    assert codes([result.ungrouped]) == [["7S"]]
 
 
 def codes(groups: Sequence[Sequence[Card]]) -> list[list[str]]:

@@ -119,10 +119,13 @@ def _templates() -> list[Path]:
 
 def _source_msgids() -> set[str]:
     found: set[str] = set()
-    call = re.compile(r"\b(?:n?p?gettext)\((u'(?:[^'\\]|\\.)*')")
+    # templatize writes gettext(u'msgid') / pgettext(u'context', u'msgid'): the msgid is the
+    # first literal, or the second after a context
+    literal = r"u'(?:[^'\\]|\\.)*'"
+    call = re.compile(rf"\b(n?p?)gettext\(({literal})(?:,\s*({literal}))?")
     for path in _templates():
-        for literal in call.findall(templatize(path.read_text(), origin=str(path))):
-            found.add(ast.literal_eval(literal))
+        for prefix, first, second in call.findall(templatize(path.read_text(), origin=str(path))):
+            found.add(ast.literal_eval(second if "p" in prefix and second else first))
     names = {"_", "gettext", "gettext_lazy", "_lazy", "ngettext", "ngettext_lazy"}
     for folder in ("accounts", "ledger", "tables", "rummy_site"):
         for path in (ROOT / folder).rglob("*.py"):

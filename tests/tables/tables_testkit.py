@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter, deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,6 +51,19 @@ def fund(user: Any, amount: int, currency: str = "cash") -> None:
         idempotency_key=f"test-fund:{user.pk}:{next(_keys)}",
         memo="test funding",
     )
+
+
+def with_welcome_chips(factory: Callable[..., Any]) -> Callable[..., Any]:
+    """A user factory whose users hold the welcome practice chips, as after a sign-up (people
+    play practice tables from their own chips: nothing is credited when they sit down)."""
+    from ledger.services import practice_chips_welcome_grant
+
+    def make(**fields: Any) -> Any:
+        user = factory(**fields)
+        practice_chips_welcome_grant(user=user)
+        return user
+
+    return make
 
 
 def balance(user: Any, currency: str = "cash") -> int:

@@ -191,3 +191,20 @@ def test_moves_are_append_only(t: TableDriver) -> None:
     with pytest.raises(TypeError, match="append-only"):
         Move.objects.filter(pk=move.pk).delete()
     assert Move.objects.get(pk=move.pk).action == "seat_join"
+
+
+def test_best_groups_keeps_the_sequences_a_player_built_when_no_show_is_possible(
+    seated: Callable[..., TableDriver], planter: Planter, toss: Callable[[int], None]
+) -> None:
+    # Two sequences with jokers and no pure sequence: nothing can be shown and every card
+    # counts, yet Best groups keeps both sequences and leaves only the rest loose.
+    toss(1)
+    planter.add(hands={1: "QH KH JK JS QS 2D AC 3D 4H 6S 8C 10D 9H"}, open_card="5C", cut_card="2C")
+    t = seated(3)
+    game = t.game()
+    services.deal_sort(game_id=game.pk, user=t.users[1], expected_version=game.version)
+    groups = t.view(1)["hand"]["groups"]
+    assert len(groups) == 3
+    built = [{c for c in group if c not in ("JK", "2D")} for group in groups[:2]]
+    assert sorted(map(sorted, built)) == [["JS", "QS"], ["KH", "QH"]]
+    assert sorted(groups[2]) == sorted(["AC", "3D", "4H", "6S", "8C", "10D", "9H"])

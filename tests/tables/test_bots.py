@@ -15,11 +15,18 @@ from tables_testkit import (
     assert_reconciled,
     balance,
     flatten,
+    with_welcome_chips,
 )
 
 from tables import services
 from tables.models import BotProfile, Game, GameStatus, Move, Seat, Table
 from tables.services import bots
+
+
+@pytest.fixture
+def user_factory(user_factory: Callable[..., Any]) -> Callable[..., Any]:
+    """People here signed up: they hold the welcome practice chips."""
+    return with_welcome_chips(user_factory)
 
 
 @pytest.fixture

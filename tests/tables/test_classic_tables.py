@@ -30,7 +30,7 @@ from classic_helpers import (
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
-from tables_testkit import Clock, TableDriver, balance
+from tables_testkit import Clock, TableDriver, balance, with_welcome_chips
 
 from ledger import selectors as ledger_selectors
 from tables import selectors, services
@@ -55,6 +55,12 @@ RUMMY_OPEN = "8S"
 
 
 # --------------------------------------------------------------------------- fixtures
+
+
+@pytest.fixture
+def user_factory(user_factory: Callable[..., Any]) -> Callable[..., Any]:
+    """People here signed up: they hold the welcome practice chips."""
+    return with_welcome_chips(user_factory)
 
 
 @pytest.fixture

@@ -8,11 +8,17 @@ from typing import Any
 
 import pytest
 from django.urls import reverse
-from tables_testkit import Clock, balance, fund
+from tables_testkit import Clock, balance, fund, with_welcome_chips
 
 from tables import services
 from tables.models import Game, GameStatus, Seat, Table, TableStatus, TableTemplate
 from tables.services import matching
+
+
+@pytest.fixture
+def user_factory(user_factory: Callable[..., Any]) -> Callable[..., Any]:
+    """People here signed up: they hold the welcome practice chips."""
+    return with_welcome_chips(user_factory)
 
 
 @pytest.fixture

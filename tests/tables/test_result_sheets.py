@@ -601,3 +601,23 @@ def test_a_stale_action_is_refused_in_words(seated: Any, toss: Any) -> None:
 )
 def test_refusals_in_a_players_words(message: str, words: str) -> None:
     assert presenters.player_words(message) == words
+
+
+def test_the_last_player_in_after_everyone_dropped_is_shown_without_a_verdict(
+    client: Any, seated: Any, planter: Planter, toss: Any
+) -> None:
+    # Seats 1 and 2 drop: seat 3 wins as the last player in. It did not declare, so its hand is
+    # shown as it was, with no "invalid" (or any other) label on its groups.
+    toss(1)
+    planter.add(hands={3: "2S 7S 9H KH 4D 8D JC 3C 6C QS 5H 10D AC"}, open_card="5C", cut_card="QC")
+    t = seated(3)
+    t.act(1, "drop")
+    t.act(2, "drop")
+    page = _page(client, t, 3)
+    row = _sheet_rows(page)[_name(t, 3)]
+    groups = _groups(row)
+    assert sorted(code for codes, _kind in groups for code in codes) == sorted(
+        ["2S", "7S", "9H", "KH", "4D", "8D", "JC", "3C", "6C", "QS", "5H", "10D", "AC"]
+    )
+    assert [kind for _codes, kind in groups] == [""] * len(groups)
+    assert "invalid" not in _text(row) and "last player in" in _text(row)

@@ -83,7 +83,7 @@ def test_the_table_view_is_at_most_three_statements_of_its_own(t: Any, client: A
     assert len(own) <= MAX_VIEW, own
 
 
-MAX_MOVE_REQUEST = 8  # the session and the user, the locks (table, game, seats), the deal, the move, the game
+MAX_MOVE_REQUEST = 8  # the session, the user, the locks (table, game, seats), the deal, move, game
 MAX_MOVE_ANSWERED = 12  # with no socket open to push to: the table and the fragment read again
 
 
