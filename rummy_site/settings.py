@@ -97,6 +97,7 @@ INSTALLED_APPS = [
     "accounts",
     "ledger",
     "tables",
+    "tables.tournaments",
     "rummy_site",  # the project: demo seeding above the apps (manage.py seed_demo)
 ]
 
@@ -286,6 +287,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"max_connections": REDIS_MAX_CONNECTIONS}
 CELERY_BEAT_SCHEDULE = {
     "timers-sweep": {"task": "tables.tasks.timers_sweep", "schedule": 2.0},
+    "tournaments-sweep": {"task": "tables.tournaments.tasks.tournaments_sweep", "schedule": 5.0},
 }
 
 # --- Auth ---------------------------------------------------------------------------------------

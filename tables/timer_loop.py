@@ -1,6 +1,7 @@
 """The embedded default's timers: a sweep every half second inside the web server's own event
 loop, so pushes from fired timers (turn timeouts, computer players) reach the sockets of the
-in-memory channel layer. With Redis configured, Celery fires the timers instead.
+in-memory channel layer; the tournament director's sweep runs on the same tick. With Redis
+configured, Celery fires the timers instead.
 
 ``TimerLoopMiddleware`` wraps the ASGI application and starts the loop on the first
 connection (daphne has no lifespan events)."""
@@ -18,13 +19,19 @@ logger = logging.getLogger(__name__)
 
 async def timer_loop(*, interval: float = 0.5) -> None:
     from . import services
+    from .tournaments.director import tournaments_sweep
 
     sweep = database_sync_to_async(services.timers_sweep)
+    director = database_sync_to_async(tournaments_sweep)
     while True:
         try:
             await sweep()
         except Exception:  # a failed sweep is retried on the next tick
             logger.exception("timer sweep failed")
+        try:
+            await director()
+        except Exception:  # the tournaments due are advanced on the next tick
+            logger.exception("tournament sweep failed")
         await asyncio.sleep(interval)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final, TypeVar
+from typing import Final, Generic, TypeVar
 
 from .errors import RulesError
 
@@ -147,18 +147,18 @@ def places(chips: Mapping[P, int], tiebreaks: Sequence[Mapping[P, int]] = ()) ->
 
 
 @dataclass(frozen=True)
-class Cut:
+class Cut(Generic[P]):
     """A table's cut: ``through`` go on, ``out`` are knocked out, or ``tied`` players (equal at
     the cut) must play a tie-breaker deal first (``through`` and ``out`` are then empty)."""
 
-    through: tuple[object, ...]
-    out: tuple[object, ...]
-    tied: tuple[object, ...]
+    through: tuple[P, ...]
+    out: tuple[P, ...]
+    tied: tuple[P, ...]
 
 
 def table_cut(
     chips: Mapping[P, int], qualifiers: int, tiebreaks: Sequence[Mapping[P, int]] = ()
-) -> Cut:
+) -> Cut[P]:
     """The top Q by chips go through. When the Q-th and the (Q+1)-th are equal, the players
     equal with them play a tie-breaker (its chips decide next, and so on)."""
     if qualifiers < 1:
