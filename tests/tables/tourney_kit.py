@@ -134,3 +134,27 @@ def seat_users(game: Game) -> dict[int, Any]:
 
 def advance(tournament: Tournament, clock: Clock) -> int:
     return director.tournament_advance(tournament_id=tournament.pk, now=clock.t)
+
+
+def drive(tournament: Tournament, clock: Clock, *, steps: int = 20_000) -> int:
+    """Run the clock from deadline to deadline (turns, computer players, breaks, the director)
+    until the tournament is over. Returns how many sweeps it took."""
+    from django.db.models import Min
+
+    from tables.models import LIVE_GAME_STATUSES
+
+    for n in range(steps):
+        director.tournaments_sweep(now=clock.t)
+        tournament.refresh_from_db()
+        if tournament.status in ("finished", "cancelled"):
+            return n
+        due = [
+            Game.objects.filter(status__in=LIVE_GAME_STATUSES, deadline__isnull=False).aggregate(
+                at=Min("deadline")
+            )["at"],
+            tournament.next_step_at,
+        ]
+        at = min(d.timestamp() for d in due if d is not None)
+        clock.t = max(clock.t, at + 0.001)
+        services.timers_sweep(now=clock.t)
+    raise AssertionError("the tournament did not end")
