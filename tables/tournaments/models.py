@@ -81,7 +81,6 @@ class Tournament(models.Model):
         TableTemplate,
         on_delete=models.PROTECT,
         related_name="tournaments",
-        limit_choices_to={"variant": Variant.DEALS},
         help_text="A Deals table template: the tables' rules (turn timer, extra time, meld "
         "window).",
     )

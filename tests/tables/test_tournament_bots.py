@@ -20,7 +20,12 @@ pytestmark = pytest.mark.django_db
 
 def practice_sit_and_go(players: int, seats: int, qualifiers: int, **fields: Any) -> Any:
     template = deals_template(
-        currency="practice", practice=True, bot_count=1, bot_delay_s=0.0, turn_s=5.0, meld_window_s=5.0
+        currency="practice",
+        practice=True,
+        bot_count=1,
+        bot_delay_s=0.0,
+        turn_s=5.0,
+        meld_window_s=5.0,
     )
     return tourney.tournament_create_sit_and_go(
         name=f"Practice {players}",
@@ -65,3 +70,25 @@ def test_heads_up_knockout_of_five_with_byes(player: Any, clock: Any) -> None:
     assert ledger_selectors.pot_balance(pot_ref=t.pot_ref, currency="practice") == 0
     me = next(r for r in regs if r.user_id == player.pk)
     assert balance(player, "practice") >= 0 and me.rank_first is not None
+
+
+@pytest.mark.postgres
+def test_a_36_player_tournament_plays_to_its_end_on_postgresql(player: Any, clock: Any) -> None:
+    """36 players (one person, away, and 35 computer players), S = 6, Q = 2: 6 tables of 6,
+    then 2 tables of 6, then a final of 4; every amount reconciles (checked after the test)."""
+    t = practice_sit_and_go(36, 6, 2)
+    tourney.tournament_register(tournament=t, user=player)
+    clock.advance(21)
+    sweeps = drive(t, clock, steps=100_000)
+    t.refresh_from_db()
+    assert t.status == TournamentStatus.FINISHED
+    plan = [
+        sorted(x.seats.count() for x in RoundTable.objects.filter(round=r))
+        for r in Round.objects.filter(tournament=t).order_by("number")
+    ]
+    assert plan == [[6] * 6, [6, 6], [4]]
+    regs = list(Registration.objects.filter(tournament=t))
+    assert sorted(r.rank_first for r in regs)[:3] == [1, 2, 3]
+    assert sum(r.prize or 0 for r in regs) == 3_600  # 13-36 players: 50 / 30 / 20
+    assert ledger_selectors.pot_balance(pot_ref=t.pot_ref, currency="practice") == 0
+    assert sweeps > 0
