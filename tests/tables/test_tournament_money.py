@@ -119,7 +119,7 @@ def test_refusals_in_words_change_nothing(
     t = _open(players_max=2)
     poor = user_factory()
     fund(poor, 500)
-    with pytest.raises(TournamentRefused, match="entry fee is ₹20.00 and your balance is ₹5.00"):
+    with pytest.raises(TournamentRefused, match=r"entry fee is ₹20\.00 and your balance is ₹5\.00"):
         tourney.tournament_register(tournament=t, user=poor)
     assert balance(poor) == 500 and _pot(t) == 0
     assert not Registration.objects.filter(tournament=t).exists()
