@@ -289,7 +289,7 @@ def _system_staff() -> Any:
 
     user = get_user_model().objects.filter(is_staff=True, is_active=True).order_by("pk").first()
     if user is None:
-        raise TournamentRefused("No staff user to record on the cancelled tables.")
+        raise TournamentRefused(_("No staff user to record on the cancelled tables."))
     return user
 
 
