@@ -55,7 +55,8 @@ def seven(user_factory: Any) -> list[Any]:
 
 def _sit_and_go(**fields: Any) -> Any:
     fields.setdefault("name", "Sit & go of 7")
-    fields.setdefault("template", deals_template())
+    if "template" not in fields:
+        fields["template"] = deals_template()
     fields.setdefault("entry_fee", 5_000)
     fields.setdefault("fee_bps", 1_250)
     fields.setdefault("players_min", 7)

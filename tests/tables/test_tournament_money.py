@@ -86,7 +86,8 @@ def test_a_start_in_the_past_and_a_template_that_is_not_deals() -> None:
 
 
 def _open(**fields: Any) -> Tournament:
-    fields.setdefault("template", deals_template())
+    if "template" not in fields:
+        fields["template"] = deals_template()
     fields.setdefault("entry_fee", 2_000)
     fields.setdefault("players_min", 2)
     fields.setdefault("players_max", 3)
@@ -227,3 +228,54 @@ def test_a_practice_tournament_gives_free_chips(user_factory: Any) -> None:
     assert _pot(t) == 500
     tourney.tournament_unregister(tournament=t, user=newcomer)
     assert balance(newcomer, "practice") == 5_000
+
+
+def test_the_admin_refuses_next_to_the_field_freezes_and_cancels(
+    client: Any, players: list[Any], clock: Any, monkeypatch: Any
+) -> None:
+    from django.contrib.auth import get_user_model
+
+    fixed_draw(monkeypatch)
+    admin_user = get_user_model().objects.create_superuser("boss", "b@example.com", "pw-12345!")
+    client.force_login(admin_user)
+    template = deals_template()
+    assert client.get("/admin/tournaments/tournament/add/").status_code == 200
+    response = client.post(
+        "/admin/tournaments/tournament/add/",
+        {
+            "name": "Bad",
+            "kind": "sit_and_go",
+            "template": template.pk,
+            "currency": "cash",
+            "entry_fee": 100,
+            "fee_bps": 1000,
+            "guarantee": 0,
+            "players_min": 2,
+            "players_max": 6,
+            "seats_per_table": 6,
+            "qualifiers_per_table": 4,
+            "prize_table": "[]",
+            "break_s": 60,
+            "human_wait_s": 20,
+            "registrations-TOTAL_FORMS": 0,
+            "registrations-INITIAL_FORMS": 0,
+            "rounds-TOTAL_FORMS": 0,
+            "rounds-INITIAL_FORMS": 0,
+        },
+    )
+    assert response.status_code == 200
+    errors = response.context["adminform"].form.errors
+    assert "qualifiers_per_table" in errors and not Tournament.objects.filter(name="Bad").exists()
+    t = _open(players_max=2, template=template)
+    tourney.tournament_register(tournament=t, user=players[0])
+    tourney.tournament_register(tournament=t, user=players[1])
+    advance(t, clock)
+    page = client.get(f"/admin/tournaments/tournament/{t.pk}/change/").content.decode()
+    assert 'name="entry_fee"' not in page  # frozen once it started
+    client.post(
+        "/admin/tournaments/tournament/",
+        {"action": "cancel_with_refunds", "_selected_action": [t.pk]},
+    )
+    t.refresh_from_db()
+    assert t.status == TournamentStatus.CANCELLED and _pot(t) == 0
+    assert balance(players[0]) == 100_000

@@ -20,7 +20,8 @@ pytestmark = pytest.mark.django_db
 
 
 def _open(**fields: Any) -> Any:
-    fields.setdefault("template", deals_template())
+    if "template" not in fields:
+        fields["template"] = deals_template()
     return tourney.tournament_create_sit_and_go(
         name="Evening knockout",
         entry_fee=2_000,

@@ -29,7 +29,8 @@ pytestmark = pytest.mark.django_db
 
 
 def _sit_and_go(n: int, **fields: Any) -> Any:
-    fields.setdefault("template", deals_template())
+    if "template" not in fields:
+        fields["template"] = deals_template()
     fields.setdefault("fee_bps", 0)
     return tourney.tournament_create_sit_and_go(
         name=f"Sit & go of {n}", players_min=n, players_max=n, **fields
