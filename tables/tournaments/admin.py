@@ -35,6 +35,7 @@ SETTING_FIELDS = (
     "break_s",
     "bots_fill",
     "human_wait_s",
+    "repeat",
 )
 STATE_FIELDS = (
     "status",

@@ -223,6 +223,8 @@ def _start(tournament: Tournament, regs: list[Registration], at: datetime, now: 
         "break_s": tournament.break_s,
     }
     services.guarantee_pay_in(tournament, pool.top_up)
+    if tournament.repeat:
+        services.tournament_repeat(tournament)
     tournament.status = TournamentStatus.RUNNING
     tournament.started_at = at
     _round_open(tournament, 1, regs, now)

@@ -123,6 +123,10 @@ class Tournament(models.Model):
         default=False,
         help_text="Practice sit & go: computer players fill the empty places after the wait.",
     )
+    repeat = models.BooleanField(
+        default=False,
+        help_text="Sit & go: when this one starts, an identical one opens for registration.",
+    )
     human_wait_s = models.FloatField(
         default=20.0,
         validators=[MinValueValidator(0.0)],
@@ -203,6 +207,8 @@ class Tournament(models.Model):
                 add("template", "The template plays for the other currency.")
         if self.bots_fill and not (self.practice and self.kind == TournamentKind.SIT_AND_GO):
             add("bots_fill", "Computer players fill only a practice sit & go.")
+        if self.repeat and self.kind != TournamentKind.SIT_AND_GO:
+            add("repeat", "Only a sit & go opens again when it starts.")
         if self.kind == TournamentKind.SCHEDULED:
             if self.starts_at is None:
                 add("starts_at", "A scheduled tournament needs its start time.")

@@ -343,3 +343,34 @@ def tournament_create_sit_and_go(**fields: Any) -> Tournament:
     tournament.full_clean()
     tournament.save()
     return tournament
+
+
+# The settings a repeated sit & go copies (everything staff set, nothing of its run).
+REPEATED_FIELDS = (
+    "name",
+    "kind",
+    "template",
+    "currency",
+    "entry_fee",
+    "fee_bps",
+    "guarantee",
+    "players_min",
+    "players_max",
+    "seats_per_table",
+    "qualifiers_per_table",
+    "deals_per_round",
+    "prize_table",
+    "break_s",
+    "bots_fill",
+    "repeat",
+    "human_wait_s",
+)
+
+
+def tournament_repeat(tournament: Tournament) -> Tournament:
+    """A repeating sit & go has started (the director, in the start's transaction): an
+    identical one opens for registration, so the lobby always offers one."""
+    return Tournament.objects.create(
+        status=TournamentStatus.REGISTERING,
+        **{name: getattr(tournament, name) for name in REPEATED_FIELDS},
+    )

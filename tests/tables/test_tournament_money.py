@@ -279,3 +279,26 @@ def test_the_admin_refuses_next_to_the_field_freezes_and_cancels(
     t.refresh_from_db()
     assert t.status == TournamentStatus.CANCELLED and _pot(t) == 0
     assert balance(players[0]) == 100_000
+
+
+def test_a_repeating_sit_and_go_opens_again_when_it_starts(
+    players: list[Any], clock: Any, monkeypatch: Any
+) -> None:
+    fixed_draw(monkeypatch)
+    t = _open(players_max=2, repeat=True)
+    tourney.tournament_register(tournament=t, user=players[0])
+    tourney.tournament_register(tournament=t, user=players[1])
+    advance(t, clock)
+    advance(t, clock)
+    again = Tournament.objects.exclude(pk=t.pk).get(name=t.name)
+    assert again.status == TournamentStatus.REGISTERING and again.repeat
+    assert (again.entry_fee, again.players_max, again.template_id) == (2_000, 2, t.template_id)
+    assert not Registration.objects.filter(tournament=again).exists()
+    with pytest.raises(ValidationError):
+        Tournament(
+            name="x",
+            template=t.template,
+            kind=TournamentKind.SCHEDULED,
+            repeat=True,
+            starts_at=timezone.now() + timedelta(hours=1),
+        ).full_clean()
