@@ -104,3 +104,17 @@ def test_support_page_and_export(
     assert data["tournament"]["frozen"]["pool"] == 3_600
     assert len(data["rounds"]) == 1 and data["rounds"][0]["tables"][0]["games"][0]["deals"]
     assert {p["kind"] for p in data["payments"]} == {"entry_fee"}
+
+
+def test_the_demo_seed_opens_repeating_sit_and_gos_once() -> None:
+    from rummy_site.demo import demo_seed
+    from tables.tournaments.models import Tournament
+
+    demo_seed()
+    demo_seed()
+    open_ones = Tournament.objects.filter(status="registering")
+    assert sorted(open_ones.values_list("name", flat=True)) == [
+        "Practice sit & go",
+        "Sit & go of 7",
+    ]
+    assert all(t.repeat and not t.template.is_active for t in open_ones)
