@@ -50,6 +50,7 @@ from .models import (
     TournamentKind,
     TournamentStatus,
 )
+from .push import tournament_push
 from .wake import tournament_wake
 
 logger = logging.getLogger(__name__)
@@ -126,7 +127,10 @@ def tournament_advance(*, tournament_id: int, now: float | None = None) -> int:
     now = now_or_clock(now)
     for count in range(MAX_STEPS):
         if not in_transaction(lambda: _step(tournament_id, now)):
+            if count:
+                tournament_push(tournament_id)  # committed: its pages re-fetch at once
             return count
+    tournament_push(tournament_id)
     return MAX_STEPS
 
 

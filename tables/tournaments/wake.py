@@ -9,6 +9,7 @@ from django.conf import settings as django_settings
 
 from ..services._context import now_or_clock, to_dt
 from .models import LIVE_STATUSES, Tournament
+from .push import tournament_push
 
 logger = logging.getLogger(__name__)
 
@@ -21,6 +22,7 @@ def tournament_wake(*, tournament_id: int) -> None:
     Tournament.objects.filter(pk=tournament_id, status__in=LIVE_STATUSES).update(
         next_step_at=to_dt(now_or_clock(None))
     )
+    tournament_push(tournament_id)
     if django_settings.TIMERS_BACKEND == "celery":
         try:
             current_app.tasks[ADVANCE_TASK].apply_async(args=(tournament_id,))

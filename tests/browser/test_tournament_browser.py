@@ -56,7 +56,7 @@ def practice_sit_and_go(transactional_db):
         qualifiers_per_table=2,
         deals_per_round=1,
         bots_fill=True,
-        human_wait_s=3.0,
+        human_wait_s=8.0,
         break_s=1.0,
     )
 
@@ -65,12 +65,13 @@ def test_register_from_the_lobby_and_play_a_practice_sit_and_go_to_its_result(
     new_page, practice_sit_and_go
 ):
     asha, bilal = new_page(), new_page()
-    for page, username, name in ((asha, "asha23", "Asha T"), (bilal, "bilal23", "Bilal T")):
-        _sign_up(page, username, name)
+    _sign_up(asha, "asha23", "Asha T")
+    _sign_up(bilal, "bilal23", "Bilal T")
+    for page in (asha, bilal):
         page.click("#tab-tournaments")
         page.wait_for_url("**/tournaments/")
         row = page.locator("tr", has_text="Practice sit & go")
-        assert "when full" in row.inner_text()
+        assert "when full" in row.inner_text()  # people wait 8 s for each other
         row.locator("a", has_text="Open").click()
         page.wait_for_url(re.compile(r"/tournaments/\d+/$"))
         page.click("#register")
