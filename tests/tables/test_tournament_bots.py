@@ -13,7 +13,13 @@ from tourney_kit import deals_template, drive
 from ledger import selectors as ledger_selectors
 from tables.tournaments import director
 from tables.tournaments import services as tourney
-from tables.tournaments.models import Registration, Round, RoundTable, TournamentStatus
+from tables.tournaments.models import (
+    Registration,
+    Round,
+    RoundGame,
+    RoundTable,
+    TournamentStatus,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -70,6 +76,14 @@ def test_heads_up_knockout_of_five_with_byes(player: Any, clock: Any) -> None:
     assert ledger_selectors.pot_balance(pot_ref=t.pot_ref, currency="practice") == 0
     me = next(r for r in regs if r.user_id == player.pk)
     assert balance(player, "practice") >= 0 and me.rank_first is not None
+    # The person was never at a table: their seat was kept and their turns ran out.
+    from tables.models import Move
+
+    mine = [
+        g.game for g in RoundGame.objects.filter(table__round__tournament=t) if me.pk in g.players
+    ]
+    assert mine and all(g.seats.filter(user=player, left_at__isnull=False).exists() for g in mine)
+    assert Move.objects.filter(game=mine[0], action="timeout").exists()
 
 
 @pytest.mark.postgres

@@ -235,3 +235,38 @@ def test_a_director_killed_while_seating_a_round_seats_it_once(
     staff.is_staff = True
     staff.save()
     tourney.tournament_cancel(tournament=t, staff_user=staff, reason="test over")
+
+
+def test_staff_cancel_a_running_guaranteed_tournament(
+    players: list[Any], clock: Any, planter: Any, monkeypatch: Any
+) -> None:
+    fixed_draw(monkeypatch)
+    t = _heads_up(players, planter, clock, entry_fee=1_000, fee_bps=1_000, guarantee=5_000)
+    promotions = Account.objects.get(kind=AccountKind.PROMOTIONS, currency="cash")
+    assert promotions.balance == -3_200
+    staff = players[5]
+    staff.is_staff = True
+    staff.save()
+    tourney.tournament_cancel(tournament=t, staff_user=staff, reason="Server fault")
+    promotions.refresh_from_db()
+    assert promotions.balance == 0  # the top-up went back to the house
+    assert balance(players[0]) == 100_000 and balance(players[1]) == 100_000
+    assert ledger_selectors.pot_balance(pot_ref=t.pot_ref, currency="cash") == 0
+    assert table_game(t, 1, 1).status == GameStatus.CANCELLED
+
+
+def test_the_reconciliation_finds_a_prize_that_was_not_paid(
+    players: list[Any], clock: Any, planter: Any, monkeypatch: Any, allow_discrepancies: None
+) -> None:
+    from tables.reconcile import reconcile
+
+    fixed_draw(monkeypatch)
+    t = _heads_up(players, planter, clock, entry_fee=1_000, fee_bps=1_000)
+    g = table_game(t, 1, 1)
+    play_deal(g, planter, clock, {1: 0, 2: 40})
+    play_deal(g, planter, clock, {1: 0, 2: 20})
+    advance(t, clock)
+    assert reconcile().ok
+    Registration.objects.filter(tournament=t, user=players[1]).update(prize=1)
+    found = [d for d in reconcile().discrepancies if d.check == "tournament_money"]
+    assert found and "differ from the ranks" in found[0].message
