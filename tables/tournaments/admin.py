@@ -10,6 +10,7 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import format_html
 
 from ..models import Variant
@@ -127,6 +128,11 @@ class TournamentAdmin(admin.ModelAdmin):
 
             kwargs["queryset"] = TableTemplate.objects.filter(variant=Variant.DEALS)
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
+        if obj.status in OPEN_STATUSES:
+            obj.next_step_at = timezone.now()  # the director looks at the new settings at once
+        super().save_model(request, obj, form, change)
 
     @admin.display(description="Support page")
     def support_link(self, obj: Tournament) -> str:

@@ -265,6 +265,38 @@ def test_the_admin_refuses_next_to_the_field_freezes_and_cancels(
     )
     assert response.status_code == 200
     errors = response.context["adminform"].form.errors
+    good = client.post(
+        "/admin/tournaments/tournament/add/",
+        {
+            "name": "Good",
+            "kind": "sit_and_go",
+            "template": template.pk,
+            "currency": "cash",
+            "entry_fee": 100,
+            "fee_bps": 1000,
+            "guarantee": 0,
+            "players_min": 2,
+            "players_max": 6,
+            "seats_per_table": 6,
+            "qualifiers_per_table": 2,
+            "prize_table": "[]",
+            "break_s": 60,
+            "human_wait_s": 20,
+            "registrations-TOTAL_FORMS": 0,
+            "registrations-INITIAL_FORMS": 0,
+            "rounds-TOTAL_FORMS": 0,
+            "rounds-INITIAL_FORMS": 0,
+        },
+    )
+    assert good.status_code == 302
+    made = Tournament.objects.get(name="Good")
+    assert made.status == TournamentStatus.ANNOUNCED and made.next_step_at is not None
+    # The sweep opens its registration (no opening time: at once).
+    from tables.tournaments.director import tournaments_sweep
+
+    tournaments_sweep(now=made.next_step_at.timestamp() + 1)
+    made.refresh_from_db()
+    assert made.status == TournamentStatus.REGISTERING
     assert "qualifiers_per_table" in errors and not Tournament.objects.filter(name="Bad").exists()
     t = _open(players_max=2, template=template)
     tourney.tournament_register(tournament=t, user=players[0])
