@@ -314,3 +314,9 @@ def tournament_results_export(*, tournament: Tournament) -> dict[str, Any]:
             for e in data["payments"]
         ],
     }
+
+
+def tournament_for_table(*, table_id: int) -> Tournament | None:
+    """The tournament a table belongs to (``None`` for an ordinary table): for the table page's
+    link back to its tournament."""
+    return Tournament.objects.filter(rounds__tables__table_id=table_id).order_by("pk").first()

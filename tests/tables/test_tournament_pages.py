@@ -118,3 +118,16 @@ def test_the_demo_seed_opens_repeating_sit_and_gos_once() -> None:
         "Sit & go of 7",
     ]
     assert all(t.repeat and not t.template.is_active for t in open_ones)
+
+
+def test_a_tables_tournament(players: list[Any], clock: Any, monkeypatch: Any) -> None:
+    from tables.tournaments.selectors import tournament_for_table
+
+    fixed_draw(monkeypatch)
+    t = _open()
+    tourney.tournament_register(tournament=t, user=players[0])
+    tourney.tournament_register(tournament=t, user=players[1])
+    advance(t, clock)
+    seat = Registration.objects.get(tournament=t, user=players[0]).round_seats.get()
+    assert tournament_for_table(table_id=seat.table.table_id) == t
+    assert tournament_for_table(table_id=10**9) is None
