@@ -155,6 +155,20 @@ def test_tie_for_first_plays_tie_breaker_deals_and_the_guarantee_tops_up(
     assert ledger_selectors.pot_balance(pot_ref=t.pot_ref, currency="cash") == 0
     fees = Account.objects.get(kind=AccountKind.FEES, currency="cash")
     assert fees.balance == 200
+    # The tournament's table is an ordinary one: each of its deals (the tie-breaker too)
+    # exports and verifies with the pure engine alone.
+    import json
+
+    from tables import support_selectors
+    from tables.management.commands.verify_deal import verify_export
+    from tables.models import Deal
+
+    deals = list(Deal.objects.filter(game=g).order_by("number"))
+    assert len(deals) == 3
+    for deal in deals:
+        doc = json.loads(json.dumps(support_selectors.deal_export(deal=deal), default=str))
+        problems, replayed = verify_export(doc)
+        assert problems == [] and replayed > 0
 
 
 class WorkerKilled(RuntimeError):
