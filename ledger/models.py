@@ -41,6 +41,9 @@ class AccountKind(models.TextChoices):
     CLEARING = "clearing", "House: payment provider clearing"
     # Withdrawals requested and held, waiting for staff to approve (paid out) or reject.
     PENDING_PAYOUTS = "pending_payouts", "House: pending withdrawals"
+    # What the house paid into tournament pots to reach their guaranteed prize pools: goes
+    # negative by every top-up (and back up by a top-up returned when a tournament is cancelled).
+    PROMOTIONS = "promotions", "House: tournament guarantees"
 
 
 HOUSE_KINDS: tuple[str, ...] = (
@@ -50,6 +53,7 @@ HOUSE_KINDS: tuple[str, ...] = (
     AccountKind.ADJUSTMENTS,
     AccountKind.CLEARING,
     AccountKind.PENDING_PAYOUTS,
+    AccountKind.PROMOTIONS,
 )
 # Accounts whose balance may never go below zero (database CHECK on the cached balance).
 NON_NEGATIVE_KINDS: tuple[str, ...] = (
@@ -71,6 +75,7 @@ class TransactionKind(models.TextChoices):
     REVERSAL = "reversal", _("Reversal")
     WITHDRAW_HOLD = "withdraw_hold", _("Withdrawal requested (held)")
     WITHDRAW_RETURN = "withdraw_return", _("Withdrawal rejected (returned)")
+    GUARANTEE = "guarantee", _("Guarantee top-up")
 
 
 STAFF_KINDS: tuple[str, ...] = (TransactionKind.ADJUSTMENT, TransactionKind.REVERSAL)

@@ -11,6 +11,8 @@ from accounts.services import role_groups_ensure, user_add_to_support
 from ledger.services import wallet_deposit
 from tables.models import TableTemplate
 from tables.services import template_tables_ensure
+from tables.tournaments.models import Tournament, TournamentStatus
+from tables.tournaments.services import tournament_create_sit_and_go
 
 DEMO_PASSWORD = "play-rummy-2026"
 DEMO_PLAYERS = (("asha", "Asha"), ("bilal", "Bilal"), ("chen", "Chen"))
@@ -45,6 +47,7 @@ def demo_seed() -> list[str]:
         players.append(player)
         lines.append(f"player '{username}' {'created' if created else 'exists'}")
     lines.extend(_demo_money_and_tables(players))
+    lines.extend(_demo_tournaments())
     lines.append(f"demo password for every demo user: {DEMO_PASSWORD}")
     return lines
 
@@ -189,4 +192,61 @@ def _demo_money_and_tables(players: list[User]) -> list[str]:
         opened = template.tables.count() - before
         if opened:
             lines.append(f"template '{name}': {opened} table(s) opened")
+    return lines
+
+
+# (name, template name, template fields, tournament fields): sit & go tournaments that open again
+# when they start, so the lobby's Tournaments tab always offers one. The practice one fills with
+# computer players after 20 s: one person can play a whole tournament alone.
+DEMO_TOURNAMENTS: tuple[tuple[str, str, dict[str, object], dict[str, object]], ...] = (
+    (
+        "Practice sit & go",
+        "Tournament tables (practice)",
+        {"currency": "practice", "entry_fee": 100, "practice": True, "bot_count": 1},
+        {
+            "currency": "practice",
+            "entry_fee": 100,
+            "fee_bps": 0,
+            "players_min": 6,
+            "players_max": 6,
+            "seats_per_table": 3,
+            "qualifiers_per_table": 1,
+            "bots_fill": True,
+            "human_wait_s": 20.0,
+            "break_s": 15.0,
+        },
+    ),
+    (
+        "Sit & go of 7",
+        "Tournament tables (cash)",
+        {"currency": "cash", "entry_fee": 50_00},
+        {
+            "currency": "cash",
+            "entry_fee": 50_00,
+            "fee_bps": 1250,
+            "players_min": 7,
+            "players_max": 7,
+            "seats_per_table": 6,
+            "qualifiers_per_table": 2,
+        },
+    ),
+)
+
+
+def _demo_tournaments() -> list[str]:
+    lines = []
+    for name, template_name, template_fields, fields in DEMO_TOURNAMENTS:
+        template = TableTemplate.objects.filter(name=template_name).first()
+        if template is None:
+            # Inactive: the lobby opens no tables of it; only its tournaments seat players.
+            template = TableTemplate(
+                name=template_name, variant="deals", is_active=False, **template_fields
+            )
+            template.full_clean()
+            template.save()
+        if not Tournament.objects.filter(
+            name=name, status__in=[TournamentStatus.REGISTERING, TournamentStatus.RUNNING]
+        ).exists():
+            tournament_create_sit_and_go(name=name, template=template, repeat=True, **fields)
+            lines.append(f"tournament '{name}' open for registration")
     return lines

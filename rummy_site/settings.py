@@ -98,6 +98,7 @@ INSTALLED_APPS = [
     "accounts",
     "ledger",
     "tables",
+    "tables.tournaments",
     "rummy_site",  # the project: demo seeding above the apps (manage.py seed_demo)
 ]
 
@@ -319,6 +320,7 @@ CELERY_BEAT_SCHEDULE = {
         # A sweep not taken within a few periods is stale: the next one does its work.
         "options": {"expires": max(1.0, 4 * _sweep_every)},
     },
+    "tournaments-sweep": {"task": "tables.tournaments.tasks.tournaments_sweep", "schedule": 5.0},
 }
 
 # --- Auth ---------------------------------------------------------------------------------------

@@ -1,8 +1,10 @@
 from django.urls import path
 
 from . import consumers
+from .tournaments.consumers import TournamentConsumer
 
 websocket_urlpatterns = [
     path("ws/tables/<int:table_id>/", consumers.TableConsumer.as_asgi()),
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
+    path("ws/tournaments/<int:tournament_id>/", TournamentConsumer.as_asgi()),
 ]

@@ -1,6 +1,7 @@
 """The embedded default's timers: a sweep every half second inside the web server's own event
 loop, so pushes from fired timers (turn timeouts, computer players) reach the sockets of the
-in-memory channel layer. With Redis configured, Celery fires the timers instead.
+in-memory channel layer; the tournament director's sweep runs on the same tick. With Redis
+configured, Celery fires the timers instead.
 
 ``TimerLoopMiddleware`` wraps the ASGI application and starts the loop on the first
 connection (daphne has no lifespan events)."""
@@ -25,10 +26,12 @@ async def timer_loop(*, interval: float = 0.5) -> None:
     from ledger.payments.services import deposits_expire
 
     from . import services
+    from .tournaments.director import tournaments_sweep
 
     sweep = database_sync_to_async(services.timers_sweep)
     expire = database_sync_to_async(deposits_expire)
     tick = 0
+    director = database_sync_to_async(tournaments_sweep)
     while True:
         try:
             await sweep()
@@ -37,6 +40,10 @@ async def timer_loop(*, interval: float = 0.5) -> None:
         except Exception:  # a failed sweep is retried on the next tick
             logger.exception("timer sweep failed")
         tick += 1
+        try:
+            await director()
+        except Exception:  # the tournaments due are advanced on the next tick
+            logger.exception("tournament sweep failed")
         await asyncio.sleep(interval)
 
 

@@ -24,7 +24,7 @@ Modules (import the functions from ``ledger.services``, not from the modules):
 
 * ``wallets``: ``wallet_get_or_create``, ``wallet_deposit``, ``wallet_withdraw``;
 * ``pots``: ``pot_hold_entry``, ``pot_hold_rejoin``, ``pot_refund_entry``, ``pot_payout``,
-  ``pot_settle``, ``pot_cancel_refund``;
+  ``pot_settle``, ``pot_cancel_refund``, ``pot_guarantee_top_up`` (a tournament's guarantee);
 * ``corrections``: ``wallet_adjust``, ``transaction_reverse`` (staff, with a reason);
 * ``cashier``: ``wallet_deposit_cleared`` (a verified deposit), ``withdrawal_hold``,
   ``withdrawal_pay_out``, ``withdrawal_return``, ``practice_chips_top_up_daily``,
@@ -53,6 +53,7 @@ from .cashier import (
 from .corrections import transaction_reverse, wallet_adjust
 from .pots import (
     pot_cancel_refund,
+    pot_guarantee_top_up,
     pot_hold_entry,
     pot_hold_rejoin,
     pot_payout,
@@ -66,6 +67,7 @@ __all__ = [
     "PracticeTopUpRefused",
     "accounts_lock",
     "pot_cancel_refund",
+    "pot_guarantee_top_up",
     "pot_hold_entry",
     "pot_hold_rejoin",
     "pot_payout",

@@ -362,3 +362,40 @@ def pot_cancel_refund(*, pot_ref: str, currency: str, idempotency_key: str) -> T
     if new:
         _close_pot(pot)
     return tx
+
+
+@retry_on_conflict
+def pot_guarantee_top_up(
+    *, pot_ref: str, currency: str, amount: int, idempotency_key: str, returned: bool = False
+) -> Transaction:
+    """A tournament's guaranteed prize pool: the house (its ``promotions`` account) pays
+    ``amount`` into the pot, recorded as ``guarantee``. With ``returned=True`` the pot gives a
+    top-up back to the house (a tournament cancelled after its start, before every entry is
+    refunded). ``PotClosed`` once the pot was paid out or cancelled. Key:
+    ``guarantee:tournament:<id>`` (``guarantee-return:tournament:<id>``)."""
+    currency = check_currency(currency)
+    pot_ref = check_ref(pot_ref, required=True)
+    amount = check_amount(amount)
+    key = check_key(idempotency_key)
+    fp = request_fingerprint(
+        "pot_guarantee_top_up", pot=pot_ref, currency=currency, amount=amount, returned=returned
+    )
+    pot_id = Ident.pot(pot_ref, currency)
+    house_id = Ident.house(AccountKind.PROMOTIONS, currency)
+    accounts = lock_idents([pot_id, house_id])
+    pot = accounts[pot_id]
+    signed = -amount if returned else amount
+
+    def plan() -> Plan:
+        if pot.closed_at is not None:
+            raise PotClosed(pot_ref=pot_ref)
+        return Plan(
+            kind=TransactionKind.GUARANTEE,
+            currency=currency,
+            legs=[(pot, signed), (accounts[house_id], -signed)],
+            ref=pot_ref,
+            memo="Guarantee returned" if returned else "Guarantee top-up",
+        )
+
+    tx, _ = post_plan(key=key, fingerprint=fp, plan=plan)
+    return tx

@@ -86,7 +86,8 @@ class GameSettings:
     ``split_weighting`` ("drops_plus_one": weights drops available + 1; "drops": weights drops
     available, equal when all are 0; "equal").
 
-    Deals (section 6): ``deals_count`` (2, 3 or 6), ``chips_per_deal`` (each player starts with
+    Deals (section 6): ``deals_count`` (2, 3 or 6; 1 to 6 when ``tournament_table``, section
+    10), ``chips_per_deal`` (each player starts with
     ``deals_count`` x ``chips_per_deal`` chips). Points (section 7): ``point_value`` per point,
     and a seat needs ``points_buy_in_multiple`` x ``point_value``.
 
@@ -129,6 +130,9 @@ class GameSettings:
     point_value: int = 0
     points_buy_in_multiple: int = 80
     platform_fee_bps: int = 1000
+    # A tournament's table (section 10): it plays as many deals as it has players (1 to 6, a
+    # tie-breaker at the cut 1), not only 2, 3 or 6.
+    tournament_table: bool = False
     meld: MeldSettings = field(default_factory=MeldSettings)
 
     def __post_init__(self) -> None:
@@ -258,7 +262,10 @@ class GameSettings:
                 f"split_weighting: one of {SPLIT_WEIGHTINGS}",
             )
         if self.is_deals:
-            need(self.deals_count in DEALS_COUNTS, f"deals_count: one of {DEALS_COUNTS}")
+            if self.tournament_table:
+                need(1 <= self.deals_count <= 6, "deals_count: 1 to 6 at a tournament table")
+            else:
+                need(self.deals_count in DEALS_COUNTS, f"deals_count: one of {DEALS_COUNTS}")
             need(self.chips_per_deal >= 1, "chips_per_deal must be at least 1")
 
     # ----------------------------------------------------------------- JSON

@@ -11,6 +11,8 @@ One module per concern, all above one private pipeline:
 * ``timers``: ``timer_fire``, ``timers_sweep``, ``timer_reschedule``
 * ``bots``: ``bot_users_ensure``, ``bot_choose``, ``bots_act``
 * ``staff``: ``game_cancel``, ``table_close``
+* ``arranged``: ``game_arranged`` (a game whose players a tournament's director chose)
+* ``hooks``: listeners for a game's end and guards on joining and leaving a table
 * ``settlement``: money (idempotency keys, holds, the pay-out, refunds, practice chips)
 * ``_pipeline`` / ``_context``: the machinery every write runs through
 
@@ -34,6 +36,7 @@ from here, ``InvalidMove``/``InvalidCard`` from the engine. Either way nothing w
 from ..engines import PLAYER_ACTIONS, game_settings, game_state, template_settings
 from ._context import deal_shoe_new, game_toss
 from ._pipeline import timer_schedule
+from .arranged import game_arranged
 from .bots import BOT_USERNAME_PREFIX, bot_choose, bot_users_ensure, bots_act
 from .errors import (
     ActionNotAllowed,
@@ -114,6 +117,7 @@ __all__ = [
     "deal_submit_meld",
     "entry_key",
     "game_act",
+    "game_arranged",
     "game_cancel",
     "game_rejoin",
     "game_settings",

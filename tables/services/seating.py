@@ -14,6 +14,7 @@ from ledger.currencies import money_games_on
 
 from ..engines import stake_of, template_settings
 from ..models import BotProfile, Game, GameStatus, Seat, Table, TableStatus, TableTemplate
+from . import hooks
 from ._context import (
     Ctx,
     check_user,
@@ -131,6 +132,7 @@ def table_join(
         locked = lock_table(getattr(table, "pk", None))
         if locked.status == TableStatus.CLOSED:
             raise TableClosed(_("This table is closed."))
+        hooks.table_guard_check(locked, "join")
         if locked.template.currency == "cash":
             _cash_join_check(user)
         ctx = lock_context(table=locked, game_id=_game_open(locked, now), now=now)
@@ -189,6 +191,7 @@ def table_leave(*, table: Table, user: Any, now: float | None = None) -> None:
 
     def work() -> Any:
         locked = lock_table(getattr(table, "pk", None))
+        hooks.table_guard_check(locked, "leave")
         game_id = live_game_id(locked)
         ctx = lock_context(table=locked, game_id=game_id, now=now) if game_id else None
         seat = ctx.seat_of(user) if ctx is not None else None

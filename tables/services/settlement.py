@@ -14,6 +14,7 @@ from ledger.currencies import format_amount
 from ledger.errors import InsufficientFunds
 
 from ..models import Game, GameStatus, Seat, TableStatus
+from . import hooks
 from ._context import Ctx, open_deal, to_dt
 from .errors import NotEnoughFunds, TableError
 
@@ -131,7 +132,9 @@ def settle(ctx: Ctx, event: Any) -> None:
         if amount:
             user_id = seats[seat_no].user_id
             payouts[user_id] = payouts.get(user_id, 0) + amount
-    if ctx.game.variant == "points":
+    if ctx.game.stake == 0 and not payouts and fee == 0:
+        pass  # a game that took no money (a tournament's table) has no pot to pay out
+    elif ctx.game.variant == "points":
         ledger_services.pot_settle(
             pot_ref=ctx.game.pot_ref,
             currency=ctx.game.currency,
@@ -157,6 +160,7 @@ def settle(ctx: Ctx, event: Any) -> None:
 
 
 def finish(ctx: Ctx, *, status: str) -> None:
+    hooks.game_ended(ctx.game)
     now_dt = to_dt(ctx.now)
     ctx.game.status = status
     ctx.game.ended_at = now_dt

@@ -136,6 +136,12 @@ LAYERS = [
     ("tables.models", ("tables.services", "tables.selectors", "tables.views")),
     ("tables.engines", ("tables.services", "tables.selectors", "tables.models")),
     ("tables.selectors", ("tables.services", "tables.views")),
+    # The tables know nothing of tournaments (they hang on ``tables.services.hooks``), and the
+    # tournaments' pure rules are in ``tables.rules``.
+    ("tables.services", ("tables.tournaments",)),
+    ("tables.models", ("tables.tournaments",)),
+    ("tables.tournaments.models", ("tables.tournaments.services", "tables.tournaments.director")),
+    ("tables.tournaments.selectors", ("tables.tournaments.services", "tables.tournaments.views")),
 ]
 
 

@@ -81,7 +81,7 @@ def test_presets_and_existing_templates_get_their_hindi_names() -> None:
     assert points is not None and points.fields["name_hi"] == "पॉइंट्स"
     old = TableTemplate.objects.create(name="Practice Pool 101", variant="pool101")
     own = TableTemplate.objects.create(name="Pool 201", variant="pool201", name_hi="मेरा पूल")
-    migration = importlib.import_module("tables.migrations.0004_phone_hindi_names_admin_words")
+    migration = importlib.import_module("tables.migrations.0005_phone_hindi_names_admin_words")
     migration.fill_hindi_names(apps, None)
     old.refresh_from_db()
     own.refresh_from_db()

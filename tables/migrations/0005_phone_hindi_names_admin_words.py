@@ -32,7 +32,7 @@ def fill_hindi_names(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tables", "0003_lobby_matching_private_tables"),
+        ("tables", "0004_trust_invite_token"),
     ]
 
     operations = [

@@ -8,7 +8,7 @@ import ledger.models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("ledger", "0003_cashier"),
+        ("ledger", "0004_trust_stripe_refunds"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,22 @@
+from django.urls import path
+
+from . import views
+
+app_name = "tournaments"
+
+urlpatterns = [
+    path("tournaments/", views.tournament_list, name="list"),
+    path("tournaments/<int:tournament_id>/", views.tournament_detail, name="detail"),
+    path("tournaments/<int:tournament_id>/register", views.tournament_register, name="register"),
+    path(
+        "tournaments/<int:tournament_id>/unregister",
+        views.tournament_unregister,
+        name="unregister",
+    ),
+    path("support/tournaments/<int:tournament_id>/", views.tournament_support, name="support"),
+    path(
+        "support/tournaments/<int:tournament_id>/results.json",
+        views.tournament_export,
+        name="export",
+    ),
+]

@@ -1,0 +1,82 @@
+"""Tournament pages: the lobby's Tournaments tab, a tournament's page (and its live part,
+re-fetched every few seconds), register / unregister, and support's page and results export."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required, permission_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from ..messages import refusal_words
+from . import selectors, services
+from .models import Tournament
+
+SUPPORT_PERMISSION = "accounts.review_deals"  # as the deal pages
+
+
+@require_GET
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    rows = selectors.tournaments_for_lobby(user=request.user)
+    return render(request, "tournaments/list.html", {"rows": rows})
+
+
+@require_GET
+def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    context = selectors.tournament_page(tournament=tournament, user=request.user)
+    if request.GET.get("partial") == "live":
+        return render(request, "tournaments/tournament.html#live", context)
+    return render(request, "tournaments/tournament.html", context)
+
+
+@login_required
+@require_POST
+def tournament_register(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    try:
+        services.tournament_register(tournament=tournament, user=request.user)
+    except ValueError as exc:
+        messages.error(request, refusal_words(str(exc)))
+    else:
+        messages.success(request, _("You are registered. Your entry is held until the end."))
+    return redirect("tournaments:detail", tournament_id=tournament.pk)
+
+
+@login_required
+@require_POST
+def tournament_unregister(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    try:
+        services.tournament_unregister(tournament=tournament, user=request.user)
+    except ValueError as exc:
+        messages.error(request, refusal_words(str(exc)))
+    else:
+        messages.success(request, _("You are no longer registered: your entry was refunded."))
+    return redirect("tournaments:detail", tournament_id=tournament.pk)
+
+
+@require_GET
+@login_required
+@permission_required(SUPPORT_PERMISSION, raise_exception=True)
+def tournament_support(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    context = selectors.tournament_support(tournament=tournament)
+    return render(request, "tables/support/tournament.html", context)
+
+
+@require_GET
+@login_required
+@permission_required(SUPPORT_PERMISSION, raise_exception=True)
+def tournament_export(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    data = selectors.tournament_results_export(tournament=tournament)
+    response = HttpResponse(
+        json.dumps(data, indent=2, sort_keys=True, default=str), content_type="application/json"
+    )
+    response["Content-Disposition"] = f'attachment; filename="tournament-{tournament.pk}.json"'
+    return response

@@ -1,0 +1,108 @@
+"""Tournaments played by computer players: a practice sit & go that one person registers
+for and computer players fill after the people-first wait, played to its end with the person
+away (their turns run out); the heads-up knockout of 5 with its byes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from tables_testkit import balance
+from tourney_kit import deals_template, drive
+
+from ledger import selectors as ledger_selectors
+from tables.tournaments import director
+from tables.tournaments import services as tourney
+from tables.tournaments.models import (
+    Registration,
+    Round,
+    RoundGame,
+    RoundTable,
+    TournamentStatus,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def practice_sit_and_go(players: int, seats: int, qualifiers: int, **fields: Any) -> Any:
+    template = deals_template(
+        currency="practice",
+        practice=True,
+        bot_count=1,
+        bot_delay_s=0.0,
+        turn_s=5.0,
+        meld_window_s=5.0,
+    )
+    return tourney.tournament_create_sit_and_go(
+        name=f"Practice {players}",
+        template=template,
+        currency="practice",
+        entry_fee=100,
+        fee_bps=0,
+        players_min=players,
+        players_max=players,
+        seats_per_table=seats,
+        qualifiers_per_table=qualifiers,
+        bots_fill=True,
+        human_wait_s=20.0,
+        break_s=5.0,
+        **fields,
+    )
+
+
+def test_heads_up_knockout_of_five_with_byes(player: Any, clock: Any) -> None:
+    t = practice_sit_and_go(5, 2, 1)
+    tourney.tournament_register(tournament=t, user=player)
+    assert director.tournament_advance(tournament_id=t.pk, now=clock.t) == 0
+    t.refresh_from_db()
+    assert t.status == TournamentStatus.REGISTERING and t.next_step_at is not None
+    clock.advance(21)  # nobody else came: computer players take the four other places
+    drive(t, clock)
+    t.refresh_from_db()
+    assert t.status == TournamentStatus.FINISHED
+    sizes = [
+        sorted((x.seats.count(), x.is_bye) for x in RoundTable.objects.filter(round=r))
+        for r in Round.objects.filter(tournament=t).order_by("number")
+    ]
+    assert sizes == [
+        [(1, True), (2, False), (2, False)],
+        [(1, True), (2, False)],
+        [(2, False)],
+    ]
+    regs = list(Registration.objects.filter(tournament=t))
+    assert len(regs) == 5 and sum(1 for r in regs if r.is_bot) == 4
+    assert sorted((r.rank_first, r.rank_last) for r in regs)[0] == (1, 1)
+    assert sum(r.prize or 0 for r in regs) == 500  # 2-6 players: 100 % to 1st
+    assert ledger_selectors.pot_balance(pot_ref=t.pot_ref, currency="practice") == 0
+    me = next(r for r in regs if r.user_id == player.pk)
+    assert balance(player, "practice") >= 0 and me.rank_first is not None
+    # The person was never at a table: their seat was kept and their turns ran out.
+    from tables.models import Move
+
+    mine = [
+        g.game for g in RoundGame.objects.filter(table__round__tournament=t) if me.pk in g.players
+    ]
+    assert mine and all(g.seats.filter(user=player, left_at__isnull=False).exists() for g in mine)
+    assert Move.objects.filter(game=mine[0], action="timeout").exists()
+
+
+@pytest.mark.postgres
+def test_a_36_player_tournament_plays_to_its_end_on_postgresql(player: Any, clock: Any) -> None:
+    """36 players (one person, away, and 35 computer players), S = 6, Q = 2: 6 tables of 6,
+    then 2 tables of 6, then a final of 4; every amount reconciles (checked after the test)."""
+    t = practice_sit_and_go(36, 6, 2)
+    tourney.tournament_register(tournament=t, user=player)
+    clock.advance(21)
+    sweeps = drive(t, clock, steps=100_000)
+    t.refresh_from_db()
+    assert t.status == TournamentStatus.FINISHED
+    plan = [
+        sorted(x.seats.count() for x in RoundTable.objects.filter(round=r))
+        for r in Round.objects.filter(tournament=t).order_by("number")
+    ]
+    assert plan == [[6] * 6, [6, 6], [4]]
+    regs = list(Registration.objects.filter(tournament=t))
+    assert sorted(r.rank_first for r in regs)[:3] == [1, 2, 3]
+    assert sum(r.prize or 0 for r in regs) == 3_600  # 13-36 players: 50 / 30 / 20
+    assert ledger_selectors.pot_balance(pot_ref=t.pot_ref, currency="practice") == 0
+    assert sweeps > 0

@@ -1,0 +1,133 @@
+"""Tournament pages: the lobby's Tournaments tab, a tournament's page (structure, prize table,
+players, standings, your table, the wait, results), register / unregister with refusals in
+words, and support's page and results export."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import Permission
+from django.urls import reverse
+from tables_testkit import balance
+from tourney_kit import advance, deals_template, fixed_draw
+
+from tables.tournaments import services as tourney
+from tables.tournaments.models import Registration
+
+pytestmark = pytest.mark.django_db
+
+
+def _open(**fields: Any) -> Any:
+    if "template" not in fields:
+        fields["template"] = deals_template()
+    return tourney.tournament_create_sit_and_go(
+        name="Evening knockout",
+        entry_fee=2_000,
+        fee_bps=1_000,
+        players_min=2,
+        players_max=2,
+        **fields,
+    )
+
+
+def test_the_tab_the_page_and_registering(client: Any, players: list[Any]) -> None:
+    t = _open()
+    lobby = client.get(reverse("lobby")).content.decode()
+    assert reverse("tournaments:list") in lobby
+    page = client.get(reverse("tournaments:list")).content.decode()
+    assert "Evening knockout" in page and "₹20.00" in page and "0 / 2" in page
+    assert "when full" in page
+    client.force_login(players[0])
+    detail = client.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
+    assert 'id="register"' in detail and 'id="prize-table"' in detail
+    assert "100 %" in detail
+    response = client.post(reverse("tournaments:register", args=[t.pk]), follow=True)
+    body = response.content.decode()
+    assert "You are registered" in body and 'id="unregister"' in body
+    assert balance(players[0]) == 98_000
+    again = client.post(reverse("tournaments:register", args=[t.pk]), follow=True)
+    assert "already registered" in again.content.decode()
+    out = client.post(reverse("tournaments:unregister", args=[t.pk]), follow=True)
+    assert "refunded" in out.content.decode() and balance(players[0]) == 100_000
+    missing = client.post(reverse("tournaments:register", args=[99_999]))
+    assert missing.status_code == 404
+
+
+def test_standings_your_table_and_the_wait(
+    client: Any, players: list[Any], clock: Any, monkeypatch: Any
+) -> None:
+    fixed_draw(monkeypatch)
+    t = _open()
+    tourney.tournament_register(tournament=t, user=players[0])
+    tourney.tournament_register(tournament=t, user=players[1])
+    advance(t, clock)
+    client.force_login(players[0])
+    live = client.get(reverse("tournaments:detail", args=[t.pk]) + "?partial=live")
+    body = live.content.decode()
+    assert 'id="your-table"' in body
+    assert "Waiting for 1 table to finish." in body
+    assert "160 chips" in body  # 2 players: 2 deals x 80
+    table_id = (
+        Registration.objects.get(tournament=t, user=players[0]).round_seats.get().table.table_id
+    )
+    assert reverse("table", args=[table_id]) in body
+
+
+def test_hindi_page(client: Any, players: list[Any]) -> None:
+    t = _open()
+    client.cookies["django_language"] = "hi"
+    body = client.get(
+        reverse("tournaments:detail", args=[t.pk]), HTTP_ACCEPT_LANGUAGE="hi"
+    ).content.decode()
+    assert "टूर्नामेंट" in body
+
+
+def test_support_page_and_export(
+    client: Any, players: list[Any], clock: Any, monkeypatch: Any
+) -> None:
+    fixed_draw(monkeypatch)
+    t = _open()
+    tourney.tournament_register(tournament=t, user=players[0])
+    tourney.tournament_register(tournament=t, user=players[1])
+    advance(t, clock)
+    agent = players[5]
+    client.force_login(agent)
+    assert client.get(reverse("tournaments:support", args=[t.pk])).status_code == 403
+    agent.user_permissions.add(Permission.objects.get(codename="review_deals"))
+    page = client.get(reverse("tournaments:support", args=[t.pk])).content.decode()
+    assert "Round 1" in page and f"entry:tournament:{t.pk}:reg:" in page
+    assert reverse("support_deal", args=[1]).rsplit("/", 2)[0] in page
+    export = client.get(reverse("tournaments:export", args=[t.pk]))
+    data = json.loads(export.content)
+    assert data["tournament"]["frozen"]["pool"] == 3_600
+    assert len(data["rounds"]) == 1 and data["rounds"][0]["tables"][0]["games"][0]["deals"]
+    assert {p["kind"] for p in data["payments"]} == {"entry_fee"}
+
+
+def test_the_demo_seed_opens_repeating_sit_and_gos_once() -> None:
+    from rummy_site.demo import demo_seed
+    from tables.tournaments.models import Tournament
+
+    demo_seed()
+    demo_seed()
+    open_ones = Tournament.objects.filter(status="registering")
+    assert sorted(open_ones.values_list("name", flat=True)) == [
+        "Practice sit & go",
+        "Sit & go of 7",
+    ]
+    assert all(t.repeat and not t.template.is_active for t in open_ones)
+
+
+def test_a_tables_tournament(players: list[Any], clock: Any, monkeypatch: Any) -> None:
+    from tables.tournaments.selectors import tournament_for_table
+
+    fixed_draw(monkeypatch)
+    t = _open()
+    tourney.tournament_register(tournament=t, user=players[0])
+    tourney.tournament_register(tournament=t, user=players[1])
+    advance(t, clock)
+    seat = Registration.objects.get(tournament=t, user=players[0]).round_seats.get()
+    assert tournament_for_table(table_id=seat.table.table_id) == t
+    assert tournament_for_table(table_id=10**9) is None
