@@ -102,6 +102,8 @@ def run(moves: int) -> None:
         html = original_felt(context)
         render_cpu["felt"].append(time.thread_time() - started)
         sizes["felt"].append(len(html.encode()))
+        if os.environ.get("BENCH_DUMP_FELT"):
+            Path(os.environ["BENCH_DUMP_FELT"]).write_text(html)
         return html
 
     def seat(*a: Any, **k: Any) -> str:

@@ -30,6 +30,7 @@ process in between makes this one render.
 from __future__ import annotations
 
 import logging
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -137,6 +138,11 @@ def seat_context(data: dict[str, Any], *, now: float, error: str = "") -> dict[s
     return {"s": presenters.present_seat(data=data, now=now), "error": error}
 
 
+# Runs of white space with a line break between the template's lines: one line break does
+# what they did (the felt has no preformatted text), in a fraction of the bytes.
+_LAYOUT_SPACE = re.compile(r"[ \t]*\n\s*")
+
+
 ALL_PARTS = frozenset({"main", "foot"})
 
 
@@ -153,12 +159,18 @@ def render_seat(
     money moved."""
     from ledger.selectors import wallet_balances_for_header
 
-    context = {**context, "user": user, "oob": True, "parts": parts}
+    context = {**context, "user": user, "oob": True}
     if money_moved:
         context["request"] = request or _PushRequest()
         context["header_balances"] = wallet_balances_for_header(user=user)
     renders["seat"] += 1
-    return render_to_string(SEAT_PARTIAL, context)
+    html = ""
+    if "main" in parts:
+        main = render_to_string(SEAT_PARTIAL, {**context, "parts": {"main"}})
+        html = _LAYOUT_SPACE.sub("\n", main)
+    if "foot" in parts:  # as written: the shoe's preimage is shown byte for byte
+        html += render_to_string(SEAT_PARTIAL, {**context, "parts": {"foot"}})
+    return html
 
 
 def felt_context(data: dict[str, Any], *, now: float, online: dict[int, bool]) -> dict[str, Any]:
@@ -169,7 +181,7 @@ def felt_context(data: dict[str, Any], *, now: float, online: dict[int, bool]) -
 
 def render_felt(context: dict[str, Any]) -> str:
     renders["felt"] += 1
-    return render_to_string(FELT_PARTIAL, context)
+    return _LAYOUT_SPACE.sub("\n", render_to_string(FELT_PARTIAL, context))
 
 
 def _felt_unchanged(moved: TableMoved, data: dict[str, Any]) -> bool:

@@ -199,7 +199,8 @@
     const conn = el.querySelector(".conn");
     if (!conn) return;
     conn.classList.toggle("on", online);
-    const words = online ? conn.dataset.online : conn.dataset.offline;
+    const ring = document.getElementById("felt");
+    const words = ring ? (online ? ring.dataset.online : ring.dataset.offline) : "";
     if (words) {
       conn.title = words;
       const word = conn.querySelector(".conn-word");
