@@ -18,6 +18,14 @@ from tables.models import Seat, Table, TableStatus, TableTemplate
 pytestmark = pytest.mark.django_db
 
 
+def _welcomed(user: Any) -> Any:
+    """A player as a sign-up leaves them: with the welcome practice chips."""
+    from ledger.services.cashier import practice_chips_welcome_grant
+
+    practice_chips_welcome_grant(user=user)
+    return user
+
+
 @pytest.fixture
 def private_table(template_factory: Callable[..., TableTemplate], user_factory: Any) -> Table:
     template = template_factory(
@@ -30,7 +38,7 @@ def private_table(template_factory: Callable[..., TableTemplate], user_factory: 
         bot_count=2,
         human_wait_s=20,
     )
-    return services.table_private_create(template=template, user=user_factory())
+    return services.table_private_create(template=template, user=_welcomed(user_factory()))
 
 
 def _seated(table: Table, user: Any) -> bool:
@@ -40,7 +48,7 @@ def _seated(table: Table, user: Any) -> bool:
 def test_a_stranger_cannot_join_a_private_table_by_its_id(
     client: Client, private_table: Table, user_factory: Any, clock: Clock
 ) -> None:
-    stranger = user_factory()
+    stranger = _welcomed(user_factory())
     client.force_login(stranger)
     response = client.post(reverse("table_join", args=[private_table.pk]), follow=True)
     assert not _seated(private_table, stranger)
@@ -58,7 +66,7 @@ def test_the_invite_link_carries_an_unguessable_token_and_lets_the_friend_join(
     client.force_login(private_table.host)
     page = client.get(reverse("table", args=[private_table.pk])).content.decode()
     assert f"/invite/{token}/" in page and private_table.invite_code in page
-    friend = user_factory()
+    friend = _welcomed(user_factory())
     client.force_login(friend)
     landed = client.get(f"/invite/{token}/")
     assert landed["Location"] == reverse("table", args=[private_table.pk])
@@ -70,9 +78,9 @@ def test_the_invite_link_carries_an_unguessable_token_and_lets_the_friend_join(
 def test_every_wrong_invite_link_is_answered_the_same_way(
     client: Client, private_table: Table, user_factory: Any, clock: Clock
 ) -> None:
-    closed = services.table_private_create(template=private_table.template, user=user_factory())
+    closed = services.table_private_create(template=private_table.template, user=_welcomed(user_factory()))
     Table.objects.filter(pk=closed.pk).update(status=TableStatus.CLOSED)
-    client.force_login(user_factory())
+    client.force_login(_welcomed(user_factory()))
     answers = set()
     for token in [
         private_table.invite_code,  # the short code is for typing, not a link
@@ -93,9 +101,9 @@ def test_every_wrong_invite_link_is_answered_the_same_way(
 def test_every_wrong_code_is_answered_the_same_way(
     client: Client, private_table: Table, user_factory: Any, clock: Clock
 ) -> None:
-    closed = services.table_private_create(template=private_table.template, user=user_factory())
+    closed = services.table_private_create(template=private_table.template, user=_welcomed(user_factory()))
     Table.objects.filter(pk=closed.pk).update(status=TableStatus.CLOSED)
-    client.force_login(user_factory())
+    client.force_login(_welcomed(user_factory()))
     answers = set()
     for code in ["<script>", "nope", "ABCDEF", "ZZZZZZ", closed.invite_code]:
         response = client.post(reverse("join_by_code"), {"code": code}, follow=True)
@@ -111,7 +119,7 @@ def test_code_guesses_are_throttled_per_player_and_per_address(
     private_table: Table, user_factory: Any, clock: Clock
 ) -> None:
     guesser = Client(REMOTE_ADDR="198.51.100.7")
-    guesser.force_login(user_factory())
+    guesser.force_login(_welcomed(user_factory()))
     statuses = [
         guesser.post(reverse("join_by_code"), {"code": f"AAAA{n:02d}"}).status_code
         for n in range(12)
@@ -124,6 +132,6 @@ def test_code_guesses_are_throttled_per_player_and_per_address(
     statuses = []
     for _n in range(22):
         other = Client(REMOTE_ADDR="198.51.100.8")
-        other.force_login(user_factory())
+        other.force_login(_welcomed(user_factory()))
         statuses.append(other.post(reverse("join_by_code"), {"code": "BBBBBB"}).status_code)
     assert statuses[:20] == [302] * 20 and statuses[20:] == [429, 429]

@@ -20,6 +20,7 @@ from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_K
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.module_loading import import_string
 
+from ledger.services.cashier import practice_chips_welcome_grant
 from tables import services
 from tables.models import TableTemplate
 
@@ -65,6 +66,7 @@ class Command(BaseCommand):
                     username=f"bench-{table.pk}-{seat}",
                     defaults={"display_name": f"Bench {n}.{seat}"},
                 )
+                practice_chips_welcome_grant(user=user)  # as a sign-up: chips for the entry
                 services.table_join(table=table, user=user, seat_no=seat)
                 session = store()
                 session[SESSION_KEY] = str(user.pk)
