@@ -9,5 +9,6 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("wallet/", include("ledger.urls")),
     path("payments/", include("ledger.payments.urls")),
+    path("", include("tables.history.urls")),
     path("", include("tables.urls")),
 ]

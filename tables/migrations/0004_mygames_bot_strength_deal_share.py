@@ -6,30 +6,55 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tables', '0003_lobby_matching_private_tables'),
+        ("tables", "0003_lobby_matching_private_tables"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='tabletemplate',
-            name='bot_strength',
-            field=models.CharField(choices=[('easy', 'Easy'), ('medium', 'Medium'), ('hard', 'Hard')], default='medium', help_text="How well the computer players play (13-card games): easy makes mistakes, hard also counts the open discards and the opponents' open picks.", max_length=8),
+            model_name="tabletemplate",
+            name="bot_strength",
+            field=models.CharField(
+                choices=[("easy", "Easy"), ("medium", "Medium"), ("hard", "Hard")],
+                default="medium",
+                help_text="How well the computer players play (13-card games): easy makes mistakes, hard also counts the open discards and the opponents' open picks.",
+                max_length=8,
+            ),
         ),
         migrations.CreateModel(
-            name='DealShare',
+            name="DealShare",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('token', models.CharField(max_length=64, unique=True)),
-                ('active', models.BooleanField(default=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('deal', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='shares', to='tables.deal')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("token", models.CharField(max_length=64, unique=True)),
+                ("active", models.BooleanField(default=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "deal",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="shares",
+                        to="tables.deal",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('deal', 'user'), name='tables_deal_share_once')],
+                "constraints": [
+                    models.UniqueConstraint(fields=("deal", "user"), name="tables_deal_share_once")
+                ],
             },
         ),
     ]
