@@ -18,7 +18,6 @@ from django.db.models import Count, JSONField, OuterRef, Prefetch, Q, QuerySet, 
 from ledger.currencies import money_games_on
 
 from .engines import PLAYER_ACTIONS, engine_of, game_state
-from .rules.replay import LoggedMove, replay_moves
 from .models import (
     LIVE_GAME_STATUSES,
     Deal,
@@ -30,6 +29,7 @@ from .models import (
     TableStatus,
     TableTemplate,
 )
+from .rules.replay import LoggedMove, replay_moves
 
 __all__ = [
     "ReplayStep",

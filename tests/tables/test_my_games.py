@@ -96,7 +96,7 @@ def test_the_review_advises_on_a_worse_throw(
         for line in s["lines"]
         if line["kind"] == "picked_closed" and line["seat"] == 1
     )
-    assert [s["hand"] for s in other["steps"] if s["hand"]][0] != data["steps"][0]["hand"]
+    assert next(s["hand"] for s in other["steps"] if s["hand"]) != data["steps"][0]["hand"]
 
 
 def test_the_review_is_verify_deals_replay(

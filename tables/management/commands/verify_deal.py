@@ -74,9 +74,9 @@ def verify_export(doc: Mapping[str, Any]) -> tuple[list[str], int]:
             problems.append(f"v{move['version']}: expected version {version + 1}")
         version = int(move["version"])
         payload = move.get("payload") or {}
-        if move["action"] == "start_deal" and payload.get("deal") is not None:
-            if int(payload["deal"]) != int(deal["number"]):
-                problems.append(f"v{version}: deals deal {payload['deal']}, not this one")
+        starts = move["action"] == "start_deal" and payload.get("deal") is not None
+        if starts and int(payload["deal"]) != int(deal["number"]):
+            problems.append(f"v{version}: deals deal {payload['deal']}, not this one")
         logged.append(
             LoggedMove(
                 version=version,
