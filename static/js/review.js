@@ -9,11 +9,20 @@
     var steps = Array.prototype.slice.call(list.querySelectorAll(".review-step"));
     if (!steps.length) return;
     var position = document.getElementById("review-position");
+    var panel = document.getElementById("review-hand-panel");
+    // Each move lists the hand only where it changed: the panel shows the latest one.
+    list.classList.add("one-at-a-time");
     var current = 0;
     function show(i) {
       current = Math.max(0, Math.min(steps.length - 1, i));
       steps.forEach(function (step, k) { step.hidden = k !== current; });
       position.textContent = steps[current].querySelector(".step-title").textContent;
+      var hand = null;
+      for (var k = current; k >= 0 && !hand; k--) hand = steps[k].querySelector(".review-hand");
+      if (panel) {
+        panel.innerHTML = hand ? hand.innerHTML : "";
+        panel.hidden = !hand;
+      }
       document.getElementById("review-prev").disabled = current === 0;
       document.getElementById("review-first").disabled = current === 0;
       document.getElementById("review-next").disabled = current === steps.length - 1;

@@ -137,19 +137,44 @@ def summary_words(review: Mapping[str, Any]) -> str:
     return "; ".join(parts)
 
 
-def _faces(groups: Sequence[Sequence[str]], cut: str) -> list[list[Any]]:
-    return [[card_face(c, cut) for c in g] for g in groups]
+class _Faces:
+    """Card faces for the review's template, each card's words worked out once per page."""
+
+    def __init__(self, cut: str) -> None:
+        self.cut = cut
+        self.seen: dict[str, dict[str, str]] = {}
+
+    def one(self, code: str | None) -> dict[str, str] | None:
+        if not code:
+            return None
+        face = self.seen.get(code)
+        if face is None:
+            card = card_face(code, self.cut)
+            if card is None:
+                return None
+            css = (" red" if card.red else "") + (" wild" if card.wild or card.joker else "")
+            face = {"code": code, "label": card.label, "words": card.words, "css": css}
+            self.seen[code] = face
+        return face
+
+    def groups(self, groups: Sequence[Sequence[str]]) -> list[list[dict[str, str]]]:
+        return [[f for f in (self.one(c) for c in g) if f is not None] for g in groups]
 
 
 def present_review(
     review: Mapping[str, Any], *, names: Mapping[int, str], currency: str, variant: str
 ) -> dict[str, Any]:
-    """The review for the template: each step's words, hand faces and advice sentences, the
+    """The review for the template: each step's words, hand faces (where the hand changed:
+    the page shows the latest) and advice sentences, the
     summary, the result everyone saw after the deal and the dealt hands (revealed shoe)."""
     me = int(review["seat"])
     cut = review["cut"]
+    faces = _Faces(cut)
     steps = []
+    shown_hand: Any = None
     for step in review["steps"]:
+        changed = step["hand"] != shown_hand
+        shown_hand = step["hand"]
         advice = step.get("advice")
         meld = step.get("meld")
         steps.append(
@@ -158,14 +183,14 @@ def present_review(
                 "number": step["index"] + 1,
                 "lines": [line_words(line, names, me) for line in step["lines"]],
                 "mine": any(line.get("seat") == me for line in step["lines"]),
-                "hand": _faces(step["hand"], cut),
-                "open_top": card_face(step["open_top"], cut) if step["open_top"] else None,
+                "hand": faces.groups(step["hand"]) if changed else None,
+                "open_top": faces.one(step["open_top"]),
                 "closed_count": step["closed_count"],
                 "advice": advice_words(advice) if advice else [],
                 "advice_turn": advice["turn"] if advice else None,
                 "lost": advice["lost"] if advice else 0,
                 "meld": meld_words(meld) if meld else [],
-                "best_groups": _faces(meld["best_groups"], cut) if meld else [],
+                "best_groups": faces.groups(meld["best_groups"]) if meld else [],
             }
         )
     result = review.get("result") or {}
@@ -179,13 +204,13 @@ def present_review(
                 "name": _name(seat, names, me),
                 "outcome": r.get("outcome"),
                 "points": r.get("points"),
-                "groups": _faces(r.get("groups") or [], cut),
-                "dealt": [card_face(c, cut) for c in dealt.get(str(seat), [])],
+                "groups": faces.groups(r.get("groups") or []),
+                "dealt": faces.groups([dealt.get(str(seat), [])]),
             }
         )
     return {
         "number": review["number"],
-        "cut": card_face(cut, cut) if cut else None,
+        "cut": faces.one(cut),
         "steps": steps,
         "summary": summary_words(review),
         "hands": hands,

@@ -57,6 +57,9 @@ HARD_MARGIN: Final = 8
 """The hard bot weighs every discard whose count is at most this many points over the lowest."""
 HARD_OUT_WEIGHT: Final = 1.0
 """Points a live card that completes one of the kept partial melds is worth to the hard bot."""
+HARD_HORIZON: Final = 0
+"""Turns over which the hard bot's weight on live cards fades to nothing (0: it never fades):
+late in a deal a low count matters more than the cards that may come."""
 HARD_DANGER: Final = 2
 """Points of penalty for throwing a card next to an opponent's open pick."""
 HARD_FIRST_DROP: Final = 58
@@ -246,7 +249,8 @@ def _expected_count(
         after = min(drawn.points - max(loose, default=0), view.full_count)
         if after < now:
             gain += unseen[card] * (now - after)
-    return now - HARD_OUT_WEIGHT * gain / total
+    horizon = max(0.0, 1.0 - view.turns / HARD_HORIZON) if HARD_HORIZON else 1.0
+    return now - HARD_OUT_WEIGHT * horizon * gain / total
 
 
 def _danger(view: SeatView, card: Card) -> int:
