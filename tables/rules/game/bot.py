@@ -60,6 +60,10 @@ HARD_OUT_WEIGHT: Final = 1.0
 HARD_HORIZON: Final = 0
 """Turns over which the hard bot's weight on live cards fades to nothing (0: it never fades):
 late in a deal a low count matters more than the cards that may come."""
+HARD_OPEN_BY_OUTLOOK: Final = True
+"""The hard bot takes the open card only when it leaves a lower count than the closed deck is
+expected to (``HARD_OPEN_EDGE`` points lower), not whenever it lowers the count."""
+HARD_OPEN_EDGE: Final = 0.0
 HARD_DANGER: Final = 2
 """Points of penalty for throwing a card next to an opponent's open pick."""
 HARD_FIRST_DROP: Final = 58
@@ -308,13 +312,21 @@ def _pick(view: SeatView, strength: Strength) -> dict[str, Any]:
     if strength != "easy" and "pick_open" in view.allowed and top is not None:
         current = evaluate_hand(view.cards, view.cut, settings=view.meld)
         with_top = [*view.cards, top]
-        kept = {
-            c: evaluate_hand(_without(with_top, c), view.cut, settings=view.meld).points
+        kept = [
+            evaluate_hand(_without(with_top, c), view.cut, settings=view.meld).points
             for c in dict.fromkeys(with_top)
             if c != top
-        }
-        if kept and min(kept.values()) < current.points:
-            return {"type": "pick_open"}
+        ]
+        if not kept:
+            return {"type": "pick_closed"}
+        if strength == "medium" or not HARD_OPEN_BY_OUTLOOK:
+            if min(kept) < current.points:
+                return {"type": "pick_open"}
+        else:
+            # the open card against what the closed deck is expected to bring
+            closed = _expected_count(view.cards, current, view, _unseen(view))
+            if min(min(kept), view.full_count) < closed - HARD_OPEN_EDGE:
+                return {"type": "pick_open"}
     return {"type": "pick_closed"}
 
 
