@@ -17,12 +17,14 @@ or ``None`` when the seat has nothing to do:
 * ``easy``: the greedy player with mistakes: it never takes the open card, never drops, and
   about one discard in three (``EASY_MISTAKE``, drawn from ``seed``) throws a random card that
   is not a joker instead of the best one.
-* ``hard``: the greedy player that also counts the cards it has seen (its own, the open
-  discards and the opponents' open picks): among the discards close to the lowest count it
-  keeps the partial melds with the most live cards to complete them, and does not throw a card
-  next to what an opponent took from the open deck (a set of that rank or a run in that suit);
-  it drops a hand with no hope on its first turn (``HARD_FIRST_DROP``) or later
-  (``HARD_MIDDLE_DROP``) when the drop costs less than the count it would be left with.
+* ``hard``: counts the cards it has seen (its own, the open discards and the opponents' open
+  picks) to judge what the closed deck may still bring. Among the discards within
+  ``HARD_MARGIN`` of the lowest count it keeps the hand expected to count least after the next
+  card (the live cards that would complete its partial melds, ``HARD_OUT_WEIGHT``), with a
+  penalty (``HARD_DANGER``) for a card next to what an opponent took from the open deck (a set
+  of that rank or a run in that suit: it keeps useful cards from them). It takes the open card
+  only when that leaves a lower count than the closed deck is expected to, and drops on its
+  first turn a hand with no pure sequence and no joker that counts ``HARD_FIRST_DROP`` or more.
 """
 
 from __future__ import annotations
@@ -53,25 +55,16 @@ STRENGTHS: Final[tuple[Strength, ...]] = ("easy", "medium", "hard")
 
 EASY_MISTAKE: Final = 0.35
 """How often the easy bot throws a random card instead of the best one."""
-HARD_MARGIN: Final = 8
+HARD_MARGIN: Final = 14
 """The hard bot weighs every discard whose count is at most this many points over the lowest."""
-HARD_OUT_WEIGHT: Final = 1.0
-"""Points a live card that completes one of the kept partial melds is worth to the hard bot."""
-HARD_HORIZON: Final = 0
-"""Turns over which the hard bot's weight on live cards fades to nothing (0: it never fades):
-late in a deal a low count matters more than the cards that may come."""
-HARD_OPEN_BY_OUTLOOK: Final = True
-"""The hard bot takes the open card only when it leaves a lower count than the closed deck is
-expected to (``HARD_OPEN_EDGE`` points lower), not whenever it lowers the count."""
-HARD_OPEN_EDGE: Final = 0.0
-HARD_DANGER: Final = 2
+HARD_OUT_WEIGHT: Final = 2.0
+"""How much the hard bot weighs what the next card is expected to take off its count (the live
+cards completing its partial melds) against the count now."""
+HARD_DANGER: Final = 1
 """Points of penalty for throwing a card next to an opponent's open pick."""
-HARD_FIRST_DROP: Final = 58
+HARD_FIRST_DROP: Final = 60
 """The hard bot drops on its first turn a hand whose best count is at least this, with no joker
 and no pure sequence."""
-HARD_MIDDLE_DROP: Final = 62
-"""From its fourth turn, the hard bot drops a hand whose best count is still at least this, with
-no pure sequence, when the middle drop costs less."""
 
 
 @dataclass(frozen=True)
@@ -253,8 +246,7 @@ def _expected_count(
         after = min(drawn.points - max(loose, default=0), view.full_count)
         if after < now:
             gain += unseen[card] * (now - after)
-    horizon = max(0.0, 1.0 - view.turns / HARD_HORIZON) if HARD_HORIZON else 1.0
-    return now - HARD_OUT_WEIGHT * horizon * gain / total
+    return now - HARD_OUT_WEIGHT * gain / total
 
 
 def _danger(view: SeatView, card: Card) -> int:
@@ -296,14 +288,7 @@ def _drop_now(view: SeatView, strength: Strength) -> bool:
         return view.turns == 0 and current.points >= view.full_count and jokers == 0
     if _has_pure(current, view.cut):
         return False
-    if view.turns == 0:
-        return current.points >= HARD_FIRST_DROP and jokers == 0
-    return (
-        view.turns >= 3
-        and current.points >= HARD_MIDDLE_DROP
-        and jokers <= 1
-        and view.middle_drop < min(current.points, view.full_count)
-    )
+    return view.turns == 0 and current.points >= HARD_FIRST_DROP and jokers == 0
 
 
 def _pick(view: SeatView, strength: Strength) -> dict[str, Any]:
@@ -319,13 +304,12 @@ def _pick(view: SeatView, strength: Strength) -> dict[str, Any]:
         ]
         if not kept:
             return {"type": "pick_closed"}
-        if strength == "medium" or not HARD_OPEN_BY_OUTLOOK:
+        if strength == "medium":
             if min(kept) < current.points:
                 return {"type": "pick_open"}
-        else:
-            # the open card against what the closed deck is expected to bring
+        else:  # hard: the open card against what the closed deck is expected to bring
             closed = _expected_count(view.cards, current, view, _unseen(view))
-            if min(min(kept), view.full_count) < closed - HARD_OPEN_EDGE:
+            if min(min(kept), view.full_count) < closed:
                 return {"type": "pick_open"}
     return {"type": "pick_closed"}
 
