@@ -37,7 +37,7 @@ from typing import Any, Final, Literal
 
 from ..cards import ACE, KING, Card, parse_card
 from ..evaluate import HandEvaluation, best_discard, evaluate_hand
-from ..melds import MeldSettings, card_points, is_joker
+from ..melds import MeldKind, MeldSettings, card_points, classify_group, is_joker
 from ..settings import GameSettings
 
 __all__ = [
@@ -191,11 +191,11 @@ def _points(view: SeatView, card: Card) -> int:
     return card_points(card, view.cut)
 
 
-def _has_pure(evaluation: HandEvaluation, cut: Card) -> bool:
+def _has_pure(evaluation: HandEvaluation, view: SeatView) -> bool:
+    assert view.cut is not None
     return any(
-        len(g) >= 3 and len({c.suit for c in g}) == 1 and len({c.rank for c in g}) == len(g)
+        classify_group(g, view.cut, settings=view.meld) is MeldKind.PURE_SEQUENCE
         for g in evaluation.groups
-        if not any(c.is_printed_joker for c in g)
     )
 
 
@@ -286,7 +286,7 @@ def _drop_now(view: SeatView, strength: Strength) -> bool:
     jokers = sum(1 for c in view.cards if is_joker(c, view.cut))
     if strength == "medium":
         return view.turns == 0 and current.points >= view.full_count and jokers == 0
-    if _has_pure(current, view.cut):
+    if _has_pure(current, view):
         return False
     return view.turns == 0 and current.points >= HARD_FIRST_DROP and jokers == 0
 
