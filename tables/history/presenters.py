@@ -9,7 +9,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from ..presenters.cards import card_face, card_words, money, signed_money, variant_label
+from ..presenters.cards import card_face, card_words, signed_money, variant_label
 
 __all__ = [
     "advice_words",
@@ -221,33 +221,35 @@ def present_review(
 
 def chart(points: Sequence[Mapping[str, Any]], currency: str) -> dict[str, Any] | None:
     """The running total as an SVG polyline (the template draws it): a 600 x 200 view box with
-    a zero line, each game a point. ``None`` with fewer than two games."""
-    if len(points) < 2:
+    a zero line, from 0 before the first game to each game's total. ``None`` without a game."""
+    if not points:
         return None
     width, height, pad = 600, 200, 20
-    totals = [int(p["total"]) for p in points]
-    low, high = min(0, *totals), max(0, *totals)
+    totals = [0, *(int(p["total"]) for p in points)]
+    low, high = min(totals), max(totals)
     span = (high - low) or 1
-    step = (width - 2 * pad) / (len(points) - 1)
+    step = (width - 2 * pad) / (len(totals) - 1)
 
     def y(value: int) -> float:
         return round(height - pad - (value - low) * (height - 2 * pad) / span, 1)
 
+    xs = [round(pad + i * step, 1) for i in range(len(totals))]
     dots = [
         {
-            "x": round(pad + i * step, 1),
+            "x": xs[i],
             "y": y(t),
-            "label": _("Game %(n)s: %(total)s") % {"n": i + 1, "total": signed_money(t, currency)},
+            "label": _("Game %(n)s: %(total)s") % {"n": i, "total": signed_money(t, currency)},
         }
         for i, t in enumerate(totals)
+        if i
     ]
     return {
         "width": width,
         "height": height,
-        "polyline": " ".join(f"{d['x']},{d['y']}" for d in dots),
+        "polyline": " ".join(f"{x},{y(t)}" for x, t in zip(xs, totals, strict=True)),
         "dots": dots,
         "zero": y(0),
-        "high": money(high, currency),
+        "high": signed_money(high, currency),
         "low": signed_money(low, currency),
         "last": signed_money(totals[-1], currency),
         "games": len(points),
