@@ -26,6 +26,7 @@ __all__ = [
     "transactions_for_ref",
     "wallet_balance",
     "wallet_balances_for_header",
+    "wallet_flows_by_ref",
     "wallet_statement",
 ]
 
@@ -109,6 +110,27 @@ def entry_fee_counts(*, ref: str) -> dict[int, int]:
         .annotate(n=Count("transaction", distinct=True))
     )
     return {user_id: int(n) for user_id, n in rows}
+
+
+def wallet_flows_by_ref(*, user: User, refs: Iterable[str]) -> dict[str, tuple[int, int]]:
+    """What ``user``'s wallets paid into and got back from each reference (``"game:12"``), in
+    minor units, reversals included: ``{ref: (paid_in, paid_out)}`` (both positive)."""
+    rows = (
+        Entry.objects.filter(
+            transaction__ref__in=list(refs), account__kind=AccountKind.WALLET, account__user=user
+        )
+        .values_list("transaction__ref", "amount")
+        .order_by()
+    )
+    flows: dict[str, tuple[int, int]] = {}
+    for ref, amount in rows:
+        paid_in, paid_out = flows.get(ref, (0, 0))
+        if amount < 0:
+            paid_in -= int(amount)
+        else:
+            paid_out += int(amount)
+        flows[ref] = (paid_in, paid_out)
+    return flows
 
 
 def closing_counts(*, refs: Iterable[str]) -> dict[str, int]:

@@ -82,6 +82,7 @@ DEMO_TEMPLATES: tuple[tuple[str, dict[str, object]], ...] = (
             "point_value": 1,
             "practice": True,
             "bot_count": 1,
+            "bot_strength": "hard",
         },
     ),
     (

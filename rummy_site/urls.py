@@ -10,5 +10,6 @@ urlpatterns = [
     path("wallet/", include("ledger.urls")),
     path("payments/", include("ledger.payments.urls")),
     path("", include("tables.tournaments.urls")),
+    path("", include("tables.history.urls")),
     path("", include("tables.urls")),
 ]

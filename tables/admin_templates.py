@@ -257,7 +257,10 @@ class TableTemplateAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             },
         ),
         ("Tables in the lobby (Play now)", {"fields": (("min_open_tables", "max_tables"),)}),
-        ("Practice", {"fields": ("practice", "human_wait_s", ("bot_count", "bot_delay_s"))}),
+        (
+            "Practice",
+            {"fields": ("practice", "human_wait_s", ("bot_count", "bot_strength", "bot_delay_s"))},
+        ),
         (
             "What games will use",
             {

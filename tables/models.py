@@ -13,6 +13,7 @@
 * ``DealNote``, ``DealAccess``: support's notes on a deal and the log of every opening of a hand
   review or export (both append-only).
 * ``BotProfile``: marks a user as a computer player (practice tables).
+* ``DealShare``: a player's public link to the review of one deal they played.
 
 Writes go through ``tables.services``; reads through ``tables.selectors``.
 """
@@ -69,6 +70,12 @@ def _rule(field: models.Field[Any, Any]) -> models.Field[Any, Any]:
 
 
 _DEFAULT_HINT = "Blank: the rule book's default for the variant."
+
+
+class BotStrength(models.TextChoices):
+    EASY = "easy", "Easy"
+    MEDIUM = "medium", "Medium"
+    HARD = "hard", "Hard"
 
 
 class TableTemplate(models.Model):
@@ -204,6 +211,13 @@ class TableTemplate(models.Model):
     )
     bot_count = models.PositiveSmallIntegerField(
         default=0, validators=[MaxValueValidator(SEATS_MAX - 1)]
+    )
+    bot_strength = models.CharField(
+        max_length=8,
+        choices=BotStrength.choices,
+        default=BotStrength.MEDIUM,
+        help_text="How well the computer players play (13-card games): easy makes mistakes, "
+        "hard also counts the open discards and the opponents' open picks.",
     )
     bot_delay_s = models.FloatField(
         default=1.5,
@@ -604,3 +618,24 @@ class BotProfile(models.Model):
 
     def __str__(self) -> str:
         return f"bot {self.user}"
+
+
+class DealShare(models.Model):
+    """A player's public link to the review of one deal they played (off until they share it;
+    unsharing keeps the row, so a shared link can be turned off and on)."""
+
+    deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="shares")
+    user = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    token = models.CharField(max_length=64, unique=True)
+    active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["deal", "user"], name="tables_deal_share_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"share of deal {self.deal_id} by {self.user_id}"

@@ -30,6 +30,7 @@ from .models import (
     TableTemplate,
 )
 from .rules import fairness
+from .rules.replay import LoggedMove, replay_moves
 
 __all__ = [
     "ReplayStep",
@@ -422,30 +423,40 @@ def deal_replay(*, deal: Deal) -> list[ReplayStep]:
     state stored before the deal and the stored shoe (support only: shows every card)."""
     game = deal.game
     engine = engine_of(game.variant)
-    state = engine.state_from_json(deal.state_before)
-    steps: list[ReplayStep] = []
-    moves = Move.objects.filter(game=game, deal=deal).select_related("actor").order_by("version")
-    for move in moves:
-        if move.payload.get("deal") is not None and move.action in ("start_deal", "StartDeal"):
-            action = engine.action_from_json(deal.shoe)
-        else:
-            action = engine.action_from_json(move.payload)
-        transition = engine.apply(state, action, now=move.clock)
-        state = transition.state
-        steps.append(
-            ReplayStep(
-                version=move.version,
-                action=move.action,
-                seat_no=move.seat_no,
-                actor=move.actor.public_name if move.actor is not None else "server",
-                payload=move.payload,
-                events=[e.to_json() for e in transition.events],
-                logged_events=list(move.events),
-                created_at=move.created_at,
-                state=state.to_json(),
-            )
+    moves = list(
+        Move.objects.filter(game=game, deal=deal).select_related("actor").order_by("version")
+    )
+    replayed = replay_moves(
+        engine, engine.state_from_json(deal.state_before), deal.shoe, logged_moves(moves)
+    )
+    return [
+        ReplayStep(
+            version=move.version,
+            action=move.action,
+            seat_no=move.seat_no,
+            actor=move.actor.public_name if move.actor is not None else "server",
+            payload=move.payload,
+            events=list(step.events),
+            logged_events=list(move.events),
+            created_at=move.created_at,
+            state=step.state.to_json(),
         )
-    return steps
+        for move, step in zip(moves, replayed, strict=True)
+    ]
+
+
+def logged_moves(moves: Iterable[Move]) -> list[LoggedMove]:
+    """Move rows as the pure replay (``tables.rules.replay``) reads them."""
+    return [
+        LoggedMove(
+            version=m.version,
+            action=m.action,
+            payload=m.payload,
+            clock=m.clock,
+            seat=m.seat_no,
+        )
+        for m in moves
+    ]
 
 
 def deals_find(*, user: Any = None, table: Table | None = None) -> QuerySet[Deal]:

@@ -20,7 +20,8 @@ from .engines import engine_of
 from .models import Deal, DealAccess, DealNote, Game, GameStatus, Move, Seat
 from .rules.evaluate import evaluate_hand
 from .rules.melds import classify_group
-from .selectors import ReplayStep, game_ledger
+from .rules.replay import replay_moves
+from .selectors import ReplayStep, game_ledger, logged_moves
 
 __all__ = [
     "BIG_LOSS_POINTS",
@@ -85,33 +86,25 @@ def deal_history(*, deal: Deal) -> list[HistoryStep]:
     carry the state unchanged."""
     game = deal.game
     engine = engine_of(game.variant)
-    state = engine.state_from_json(deal.state_before)
-    steps: list[HistoryStep] = []
-    for move in deal_moves(deal=deal):
-        events: list[dict[str, Any]] = []
-        if "type" in move.payload:
-            if move.payload.get("deal") is not None and move.action == "start_deal":
-                action = engine.action_from_json(deal.shoe)
-            else:
-                action = engine.action_from_json(move.payload)
-            transition = engine.apply(state, action, now=move.clock)
-            state = transition.state
-            events = [e.to_json() for e in transition.events]
-        steps.append(
-            HistoryStep(
-                version=move.version,
-                action=move.action,
-                seat_no=move.seat_no,
-                actor=move.actor.public_name if move.actor is not None else "server",
-                payload=move.payload,
-                events=events,
-                logged_events=list(move.events),
-                created_at=move.created_at,
-                state=state.to_json(),
-                clock=move.clock,
-            )
+    moves = deal_moves(deal=deal)
+    replayed = replay_moves(
+        engine, engine.state_from_json(deal.state_before), deal.shoe, logged_moves(moves)
+    )
+    return [
+        HistoryStep(
+            version=move.version,
+            action=move.action,
+            seat_no=move.seat_no,
+            actor=move.actor.public_name if move.actor is not None else "server",
+            payload=move.payload,
+            events=list(step.events),
+            logged_events=list(move.events),
+            created_at=move.created_at,
+            state=step.state.to_json(),
+            clock=move.clock,
         )
-    return steps
+        for move, step in zip(moves, replayed, strict=True)
+    ]
 
 
 def deal_players(*, deal: Deal) -> list[dict[str, Any]]:

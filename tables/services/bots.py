@@ -1,19 +1,20 @@
 """Computer players at practice tables: their user accounts, what they choose (pure, from the
-engine's view of their seat) and playing it through the pipeline."""
+engine's view of their seat: ``tables.rules.game.bot``, three strengths picked per template)
+and playing it through the pipeline."""
 
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, cast
 
 from django.contrib.auth import get_user_model
 
-from ..models import BotProfile, GameStatus
+from ..models import BotProfile, GameStatus, Move
 from ..rules.classic import TableMeld, bot_meld_action
 from ..rules.errors import RulesError
-from ..rules.evaluate import best_discard, evaluate_hand
-from ..rules.melds import is_joker
-from ._context import Ctx, bot_seats, now_or_clock
+from ..rules.game.bot import STRENGTHS, Strength, bot_decide, public_record, seat_view
+from ._context import Ctx, bot_seats, now_or_clock, open_deal
 from ._pipeline import apply_action, continue_play, game_write
 
 logger = logging.getLogger(__name__)
@@ -37,16 +38,22 @@ def bot_users_ensure(*, count: int) -> list[Any]:
     return bots
 
 
-def bot_choose(*, engine: Any, state: Any, seat: int) -> dict[str, Any] | None:
+def bot_choose(
+    *,
+    engine: Any,
+    state: Any,
+    seat: int,
+    strength: Strength = "medium",
+    events: Iterable[Mapping[str, Any]] = (),
+    seed: int = 0,
+) -> dict[str, Any] | None:
     """The action (as engine JSON, without the seat) a computer player takes now, or ``None``.
 
-    13-card games: pick the open card when it lowers the hand's best count, else the closed
-    deck; drop on the first turn only when the hand is hopeless (no joker, and even its best
-    arrangement counts the full count); after picking, declare when the
-    hand can be shown, else throw the card whose loss leaves the lowest count; in a meld window
-    submit the best arrangement; accept a split; never rejoin. Classic: draw from the stock, lay
-    down the melds it holds and lay off what fits (highest penalty first, keeping a card to
-    throw), then throw the highest card."""
+    13-card games: ``tables.rules.game.bot`` decides for the ``strength`` (easy, medium, hard)
+    from the seat's ``SeatView`` only: the engine's view of that seat and the deal's public
+    record built from ``events`` (the deal's logged events; a closed pick's card is never
+    read). Classic: draw from the stock, lay down the melds it holds and lay off what fits
+    (highest penalty first, keeping a card to throw), then throw the highest card."""
     view = engine.view(state, seat)
     if engine.name == "classic":
         allowed_classic = set(view.get("allowed", ()))
@@ -70,49 +77,25 @@ def bot_choose(*, engine: Any, state: Any, seat: int) -> dict[str, Any] | None:
             candidates = [c for c in hand if c != picked] or hand
             return {"type": "discard", "card": max(candidates, key=_classic_order)}
         return None
-    allowed = set(view.get("allowed", ()))
-    hand_view = view.get("hand") or {}
-    deal_view = view.get("deal") or {}
-    cards: list[str] = list(hand_view.get("cards", []))
-    cut = deal_view.get("cut_joker")
-    meld = getattr(state.settings, "meld", None)
-    if "pick_closed" in allowed:
-        current = evaluate_hand(cards, cut, settings=meld)
-        me = next(p for p in view["players"] if p["seat"] == seat)
-        hopeless = current.points >= state.settings.full_count and not any(
-            is_joker(card, cut) for card in cards
-        )
-        if "drop" in allowed and me.get("turns", 0) == 0 and hopeless:
-            return {"type": "drop"}
-        top = deal_view.get("open_top")
-        if "pick_open" in allowed and top:
-            choice = best_discard([*cards, top], cut, settings=meld)
-            if choice.card.code != top and choice.evaluation.points < current.points:
-                return {"type": "pick_open"}
-        return {"type": "pick_closed"}
-    if "discard" in allowed:
-        choice = best_discard(cards, cut, settings=meld)
-        picked = hand_view.get("picked")
-        evaluation = choice.evaluation
-        if evaluation.can_declare and "declare" in allowed:
-            return {
-                "type": "declare",
-                "finish_card": choice.card.code,
-                "groups": [[c.code for c in g] for g in evaluation.groups],
-            }
-        card = choice.card.code
-        if deal_view.get("picked_open_card") and card == picked and len(cards) > 1:
-            card = next(c for c in sorted(cards, reverse=True) if c != picked)
-        return {"type": "discard", "card": card}
-    if "submit_meld" in allowed:
-        evaluation = evaluate_hand(cards, cut, settings=meld)
-        groups = [[c.code for c in g] for g in evaluation.groups]
-        if evaluation.ungrouped:
-            groups.append([c.code for c in evaluation.ungrouped])
-        return {"type": "submit_meld", "groups": groups}
-    if "split_accept" in allowed:
-        return {"type": "split_accept"}
-    return None
+    if strength not in STRENGTHS:
+        strength = "medium"
+    seat_knows = seat_view(view, public_record(events), state.settings)
+    return bot_decide(seat_knows, strength, seed=seed)
+
+
+def _deal_events(ctx: Ctx) -> list[dict[str, Any]]:
+    """The events logged since the current deal was dealt (what the table has seen of it; the
+    bot reads only its public part, ``public_record``)."""
+    deal = open_deal(ctx)
+    if deal is None:
+        return []
+    rows = Move.objects.filter(game=ctx.game, version__gt=deal.version_before).order_by("version")
+    return [event for events in rows.values_list("events", flat=True) for event in events]
+
+
+def bot_strength_of(ctx: Ctx) -> Strength:
+    strength = getattr(ctx.table.template, "bot_strength", "medium")
+    return cast(Strength, strength if strength in STRENGTHS else "medium")
 
 
 def _classic_order(code: str) -> tuple[int, str]:
@@ -127,11 +110,19 @@ def bots_play(ctx: Ctx) -> int:
     discard). Returns the number of actions taken."""
     played = 0
     seats = ctx.played_seats()
+    strength = bot_strength_of(ctx)
     for seat_no in bot_seats(ctx):
         for _ in range(12):  # a whole turn: pick, lay down / lay off (classic), then discard
             if ctx.game.status != GameStatus.RUNNING or ctx.engine.deal_due(ctx.state, ctx.now):
                 break
-            choice = bot_choose(engine=ctx.engine, state=ctx.state, seat=seat_no)
+            choice = bot_choose(
+                engine=ctx.engine,
+                state=ctx.state,
+                seat=seat_no,
+                strength=strength,
+                events=_deal_events(ctx) if strength == "hard" else (),
+                seed=ctx.game.pk * 100_003 + ctx.game.version * 7 + seat_no,
+            )
             if choice is None:
                 break
             try:

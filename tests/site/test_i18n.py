@@ -46,6 +46,8 @@ PLAYER_MODULES = [
     "ledger/payments/services.py",
     "ledger/payments/views.py",
     "ledger/services/cashier.py",
+    "tables/history/presenters.py",
+    "tables/history/views.py",
     "tables/messages.py",
     "tables/presenters/cards.py",
     "tables/presenters/moves.py",

@@ -220,3 +220,39 @@ def test_a_bot_that_cannot_act_falls_back_to_the_turn_timer(
     clock.t = game.deadline.timestamp() + 0.01
     assert services.timers_sweep() == 1
     assert Move.objects.filter(game=game, action="timeout", actor__isnull=True).count() == 1
+
+
+@pytest.mark.parametrize("strength", ["easy", "hard"])
+def test_each_strength_plays_a_practice_game_to_the_end(
+    practice_table: Callable[..., Table],
+    user_factory: Callable[..., Any],
+    clock: Clock,
+    planter: Planter,
+    caplog: pytest.LogCaptureFixture,
+    toss: Callable[[int], None],
+    monkeypatch: pytest.MonkeyPatch,
+    strength: str,
+) -> None:
+    """Staff pick the strength per template; the hard bot gets the deal's public record (the
+    logged events, of which it keeps the open discards and open picks) with its seat's view."""
+    toss(1)
+    planter.add_shuffled(7)
+    table = practice_table(max_reshuffles=0, bot_strength=strength)
+    seen: list[tuple[str, int]] = []
+    choose = bots.bot_choose
+
+    def spy(**kw: Any) -> Any:
+        seen.append((kw["strength"], len(list(kw["events"]))))
+        return choose(**kw)
+
+    monkeypatch.setattr(bots, "bot_choose", spy)
+    services.table_join(table=table, user=user_factory())
+    game = Game.objects.get(table=table)
+    with caplog.at_level(logging.ERROR, logger="tables.services"):
+        run_until_over(game, clock)
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert seen and {s for s, _ in seen} == {strength}
+    if strength == "hard":
+        assert max(n for _, n in seen) > 0  # the record of the deal so far
+    else:
+        assert {n for _, n in seen} == {0}

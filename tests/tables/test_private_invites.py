@@ -78,7 +78,9 @@ def test_the_invite_link_carries_an_unguessable_token_and_lets_the_friend_join(
 def test_every_wrong_invite_link_is_answered_the_same_way(
     client: Client, private_table: Table, user_factory: Any, clock: Clock
 ) -> None:
-    closed = services.table_private_create(template=private_table.template, user=_welcomed(user_factory()))
+    closed = services.table_private_create(
+        template=private_table.template, user=_welcomed(user_factory())
+    )
     Table.objects.filter(pk=closed.pk).update(status=TableStatus.CLOSED)
     client.force_login(_welcomed(user_factory()))
     answers = set()
@@ -101,7 +103,9 @@ def test_every_wrong_invite_link_is_answered_the_same_way(
 def test_every_wrong_code_is_answered_the_same_way(
     client: Client, private_table: Table, user_factory: Any, clock: Clock
 ) -> None:
-    closed = services.table_private_create(template=private_table.template, user=_welcomed(user_factory()))
+    closed = services.table_private_create(
+        template=private_table.template, user=_welcomed(user_factory())
+    )
     Table.objects.filter(pk=closed.pk).update(status=TableStatus.CLOSED)
     client.force_login(_welcomed(user_factory()))
     answers = set()

@@ -184,6 +184,7 @@ def test_admin_template_form_refuses_unplayable_settings(admin: Client) -> None:
         "extra_settings": "{}",
         "bot_count": 0,
         "bot_delay_s": 1.5,
+        "bot_strength": "medium",
         "human_wait_s": 20,
         "min_open_tables": 1,
         "max_tables": 100,

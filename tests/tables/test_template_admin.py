@@ -36,6 +36,7 @@ def _data(**changes: Any) -> dict[str, Any]:
         "extra_settings": "{}",
         "bot_count": 0,
         "bot_delay_s": 1.5,
+        "bot_strength": "medium",
         "human_wait_s": 20,
         "min_open_tables": 1,
         "max_tables": 100,

@@ -16,6 +16,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tables.rules import fairness
 from tables.rules.errors import RulesError
+from tables.rules.replay import LoggedMove, replay_moves
 from tables.rules.variants import engine_for
 
 FORMAT = "rummy-deal-export"
@@ -68,29 +69,40 @@ def verify_export(doc: Mapping[str, Any]) -> tuple[list[str], int]:
     version = int(deal["version_before"])
     replayed: list[dict[str, Any]] = []
     count = 0
+    logged: list[LoggedMove] = []
     for move in doc.get("moves", []):
         if int(move["version"]) != version + 1:
             problems.append(f"v{move['version']}: expected version {version + 1}")
         version = int(move["version"])
         payload = move.get("payload") or {}
-        if "type" not in payload:
-            continue
+        starts = move["action"] == "start_deal" and payload.get("deal") is not None
+        if starts and int(payload["deal"]) != int(deal["number"]):
+            problems.append(f"v{version}: deals deal {payload['deal']}, not this one")
+        logged.append(
+            LoggedMove(
+                version=version,
+                action=str(move["action"]),
+                payload=payload,
+                clock=float(move["clock"]),
+                extra={"events": list(move.get("events") or [])},
+            )
+        )
+    steps = replay_moves(engine, state, deal["shoe"], logged)
+    for index in range(len(logged)):
         try:
-            if move["action"] == "start_deal" and payload.get("deal") is not None:
-                if int(payload["deal"]) != int(deal["number"]):
-                    problems.append(f"v{version}: deals deal {payload['deal']}, not this one")
-                action = engine.action_from_json(deal["shoe"])
-            else:
-                action = engine.action_from_json(payload)
-            transition = engine.apply(state, action, now=float(move["clock"]))
+            step = next(steps)
         except (RulesError, KeyError, TypeError, ValueError) as exc:
-            problems.append(f"v{version} {move['action']}: the engine refuses it: {exc}")
+            failed = logged[index]
+            problems.append(f"v{failed.version} {failed.action}: the engine refuses it: {exc}")
             return problems, count
+        if not step.applied:
+            continue
         count += 1
-        state = transition.state
-        events = [e.to_json() for e in transition.events]
-        if events != list(move.get("events") or []):
-            problems.append(f"v{version} {move['action']}: the events differ from the log")
+        state = step.state
+        events = list(step.events)
+        if events != step.move.extra["events"]:
+            where = f"v{step.move.version} {step.move.action}"
+            problems.append(f"{where}: the events differ from the log")
         replayed.extend(events)
     after = doc.get("state_after")
     if after is not None and state.to_json() != after:

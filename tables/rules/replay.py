@@ -1,0 +1,81 @@
+"""The one replay of a deal's part of the move log (pure): from the state stored before the deal
+and the deal's stored shoe, every logged move is turned back into its engine action and
+applied at the clock it ran at.
+
+``manage.py verify_deal`` (an export), support's step-through (``deal_history``,
+``deal_replay``) and a player's deal review (``tables.history``) all replay through
+``replay_moves``, so what a player reviews is exactly what ``verify_deal`` checks.
+
+    for step in replay_moves(engine, state_before, shoe, moves):
+        step.move, step.state, step.events      # the move as logged, the state after it
+
+A move whose payload names no action type (none are expected) carries the state unchanged
+(``step.applied`` is false). An action the engine refuses raises its ``RulesError`` (or a
+``KeyError``/``TypeError``/``ValueError`` for a malformed payload) from the iteration.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .variants import GameEngine
+
+__all__ = ["LoggedMove", "ReplayedMove", "action_of", "replay_moves"]
+
+
+@dataclass(frozen=True)
+class LoggedMove:
+    """One entry of the move log, as stored (or exported)."""
+
+    version: int
+    action: str
+    payload: Mapping[str, Any]
+    clock: float
+    seat: int | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ReplayedMove:
+    """A logged move replayed: the state after it and the events the engine gave (as JSON)."""
+
+    move: LoggedMove
+    applied: bool
+    state: Any
+    events: tuple[dict[str, Any], ...]
+
+
+def action_of(engine: GameEngine, move: LoggedMove, shoe: Mapping[str, Any]) -> Any | None:
+    """The engine action a logged move stands for: a deal's start is logged without its shoe
+    (the payload names the deal) and gets the deal's stored shoe; ``None`` when the payload
+    names no action."""
+    payload = move.payload or {}
+    if "type" not in payload:
+        return None
+    if move.action in ("start_deal", "StartDeal") and payload.get("deal") is not None:
+        return engine.action_from_json(shoe)
+    return engine.action_from_json(payload)
+
+
+def replay_moves(
+    engine: GameEngine,
+    state: Any,
+    shoe: Mapping[str, Any],
+    moves: Iterable[LoggedMove],
+) -> Iterator[ReplayedMove]:
+    """Each of ``moves`` applied in order from ``state`` (the engine's state before the deal)."""
+    for move in moves:
+        action = action_of(engine, move, shoe)
+        if action is None:
+            yield ReplayedMove(move=move, applied=False, state=state, events=())
+            continue
+        transition = engine.apply(state, action, now=float(move.clock))
+        state = transition.state
+        yield ReplayedMove(
+            move=move,
+            applied=True,
+            state=state,
+            events=tuple(e.to_json() for e in transition.events),
+        )
