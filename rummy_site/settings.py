@@ -102,6 +102,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Times each POST /tables/<id>/act for /metrics (rummy_site/observers.py).
+    "rummy_site.observers.MoveLatencyMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -192,6 +194,12 @@ if DATABASE_URL:
             "timeout": DATABASE_POOL_TIMEOUT,
         },
     }
+    # Behind PgBouncer in transaction mode (DATABASE_PGBOUNCER=1, docs/deploy.md): each
+    # transaction may run on another server connection, so nothing may outlive one: no
+    # server-side prepared statements, no server-side (named) cursors, no session settings.
+    if env_bool("DATABASE_PGBOUNCER", False):
+        _database["OPTIONS"]["prepare_threshold"] = None
+        _database["DISABLE_SERVER_SIDE_CURSORS"] = True
     DATABASES = {"default": _database}
 else:
     DATABASES = {
@@ -320,6 +328,9 @@ AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_ip"
 # address). Only set it when such a proxy is really there, or clients could forge addresses.
 TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
 AXES_VERBOSE = False
+# Who may read /metrics without logging in as staff: peers in these networks (the proxy refuses
+# the path from outside, so Prometheus scrapes the web processes directly).
+METRICS_ALLOWED_NETWORKS = env_list("METRICS_ALLOWED_NETWORKS", ["127.0.0.1/32", "::1/128"])
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby"
 LOGOUT_REDIRECT_URL = "lobby"
@@ -360,10 +371,25 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = not PRODUCTION
 
+# LOG_FORMAT=json: one JSON object a line (python-json-logger); the write path's events
+# (logger rummy.events) carry the table, the game and the version as fields.
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(process)d %(message)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+        },
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            **({"formatter": "json"} if LOG_FORMAT == "json" else {}),
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {"django.channels.server": {"level": "WARNING"}},
 }

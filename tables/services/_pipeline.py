@@ -24,6 +24,7 @@ from ..engines import game_state_remember, state_key
 from ..models import LIVE_GAME_STATUSES, Deal, GameStatus, TableStatus
 from ..realtime import UNKNOWN_DEAL, TableMoved, table_push
 from ..rules import fairness
+from ..signals import push_observed
 from . import _context
 from ._context import (
     Ctx,
@@ -211,7 +212,7 @@ def save_game(ctx: Ctx) -> None:
 
     def after_commit() -> None:
         game_state_remember(key=key, state=moved.state)
-        table_push(moved)
+        push_observed(table_push, moved)
         if deadline is not None and django_settings.TIMERS_BACKEND == "celery":
             timer_schedule(game_id=game_id, version=version, deadline=deadline)
 

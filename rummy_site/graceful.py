@@ -1,0 +1,136 @@
+"""daphne with a graceful stop, for rolling restarts behind a proxy.
+
+Run it exactly like daphne (same arguments)::
+
+    .venv/bin/python -m rummy_site.graceful -b 127.0.0.1 -p 8001 rummy_site.asgi:application
+
+On SIGTERM (or SIGINT) the process, before Twisted stops:
+
+1. stops listening, so the proxy's next connection to it is refused and goes to another process
+   (nginx passes a refused request on to the next server: ``proxy_next_upstream error``);
+2. closes every open WebSocket with code 1012 ("service restart"): htmx's WebSocket extension
+   reconnects on 1012 after a jittered delay of at most a second, through the proxy, so to a
+   running process; the consumer tells the page the current version on connecting and the page
+   re-fetches its view when it is behind (static/js/table.js), so it catches up with every move
+   made meanwhile;
+3. lets the HTTP requests in flight finish and the sockets' consumers run their ``disconnect``,
+   up to ``GRACEFUL_TIMEOUT_S`` (default 10 s), then lets daphne cancel what is left and exit.
+
+It also counts the process's open WebSockets for ``/metrics`` (``rummy_open_sockets``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from typing import Any
+
+from daphne.server import Server  # isort: skip  (installs Twisted's asyncio reactor first)
+from daphne.cli import CommandLineInterface
+from daphne.ws_protocol import WebSocketProtocol
+from twisted.internet import defer
+
+logger = logging.getLogger(__name__)
+
+# Close code 1012 (RFC 6455 "Service Restart"): the page's WebSocket extension reconnects on it.
+RESTART_CLOSE_CODE = 1012
+
+
+def drain_timeout() -> float:
+    return float(os.environ.get("GRACEFUL_TIMEOUT_S", "10"))
+
+
+class SocketCounter:
+    """ASGI wrapper: the number of WebSockets this process holds, as a gauge."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope.get("type") != "websocket":
+            await self.app(scope, receive, send)
+            return
+        from .metrics import OPEN_SOCKETS
+
+        OPEN_SOCKETS.inc()
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            OPEN_SOCKETS.dec()
+
+
+class GracefulServer(Server):  # type: ignore[misc]
+    """daphne's server, draining before it stops (see the module's docstring)."""
+
+    def __init__(self, application: Any, *args: Any, **kwargs: Any) -> None:
+        super().__init__(SocketCounter(application), *args, **kwargs)
+        self.ports: list[Any] = []
+        self.draining = False
+
+    def listen_success(self, port: Any) -> None:
+        self.ports.append(port)
+        super().listen_success(port)
+
+    def kill_all_applications(self) -> Any:
+        """Twisted's "before shutdown" trigger: drain first, then daphne's own cancel."""
+        drained = defer.Deferred.fromFuture(asyncio.ensure_future(self.drain()))
+        drained.addErrback(lambda failure: logger.error("drain failed: %s", failure))
+        drained.addBoth(lambda _result: Server.kill_all_applications(self))
+        return drained
+
+    def busy(self) -> list[Any]:
+        """Connections still open or whose application has not finished."""
+        busy = []
+        for protocol, details in list(self.connections.items()):
+            app = details.get("application_instance")
+            if "disconnected" not in details or (app is not None and not app.done()):
+                busy.append(protocol)
+        return busy
+
+    async def drain(self) -> None:
+        if self.draining:
+            return
+        self.draining = True
+        started = time.monotonic()
+        for port in self.ports:
+            port.stopListening()
+        sockets = [
+            protocol
+            for protocol in list(self.connections)
+            if isinstance(protocol, WebSocketProtocol) and protocol.state == protocol.STATE_OPEN
+        ]
+        for protocol in sockets:
+            protocol.serverClose(code=RESTART_CLOSE_CODE)
+        logger.warning(
+            "graceful stop: not listening; %d sockets closed with %d; %d connections in flight",
+            len(sockets),
+            RESTART_CLOSE_CODE,
+            len(self.busy()),
+        )
+        deadline = started + drain_timeout()
+        while self.busy() and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        left = self.busy()
+        logger.warning(
+            "graceful stop: drained in %.2f s, %d connections left",
+            time.monotonic() - started,
+            len(left),
+        )
+        for protocol in left:  # a socket whose client never answered the close: drop it
+            transport = getattr(protocol, "transport", None)
+            if transport is not None:
+                transport.abortConnection()
+        if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+            from prometheus_client import multiprocess
+
+            multiprocess.mark_process_dead(os.getpid())
+
+
+class GracefulCommandLineInterface(CommandLineInterface):  # type: ignore[misc]
+    server_class = GracefulServer
+
+
+if __name__ == "__main__":
+    GracefulCommandLineInterface.entrypoint()
