@@ -38,7 +38,7 @@ def values() -> dict[str, str]:
     run_dir = Path(env("RUN_DIR", str(ROOT / ".deploy"))).resolve()
     database_url = os.environ.get("DATABASE_URL", "")
     if not database_url.startswith(("postgres://", "postgresql://")):
-        raise SystemExit("render: DATABASE_URL must be a PostgreSQL URL (postgres://...)")
+        database_url = "postgres://postgres@127.0.0.1:5432/rummy"  # for nginx.conf alone
     pg = urlparse(database_url)
     web_ports = env("WEB_PORTS", "8001 8002").split()
     web_host = env("WEB_HOST", "127.0.0.1")
@@ -46,7 +46,9 @@ def values() -> dict[str, str]:
         f"        server {web_host}:{port} max_fails=1 fail_timeout=5s;" for port in web_ports
     )
     # As root, nginx's workers run as an unprivileged user (the master keeps root only to bind).
-    user_line = "user nobody nogroup;" if os.geteuid() == 0 else ""
+    # NGINX_USER overrides it (the tests serve files from a directory only root may read).
+    user = env("NGINX_USER", "nobody nogroup")
+    user_line = f"user {user};" if os.geteuid() == 0 else ""
     return {
         "RUN_DIR": str(run_dir),
         "USER_LINE": user_line,
@@ -111,9 +113,12 @@ def render(only: str = "") -> dict[str, str]:
 
 def main() -> None:
     only = sys.argv[1] if len(sys.argv) > 1 else ""
+    if only != "nginx.conf" and not os.environ.get("DATABASE_URL", "").startswith("postgres"):
+        raise SystemExit("render: DATABASE_URL must be a PostgreSQL URL (postgres://...)")
     render(only)
     v = values()
-    print(pgbouncer_url(os.environ["DATABASE_URL"], v["PGBOUNCER_ADDR"], v["PGBOUNCER_PORT"]))
+    if only != "nginx.conf":
+        print(pgbouncer_url(os.environ["DATABASE_URL"], v["PGBOUNCER_ADDR"], v["PGBOUNCER_PORT"]))
 
 
 if __name__ == "__main__":

@@ -102,7 +102,9 @@ class GracefulServer(Server):  # type: ignore[misc]
             if isinstance(protocol, WebSocketProtocol) and protocol.state == protocol.STATE_OPEN
         ]
         for protocol in sockets:
-            protocol.serverClose(code=RESTART_CLOSE_CODE)
+            # autobahn's sendClose allows only 1000 and 3000-4999 from an application; the
+            # frame itself may carry any code RFC 6455 defines for a server.
+            protocol.sendCloseFrame(code=RESTART_CLOSE_CODE, isReply=False)
         logger.warning(
             "graceful stop: not listening; %d sockets closed with %d; %d connections in flight",
             len(sockets),
@@ -114,9 +116,10 @@ class GracefulServer(Server):  # type: ignore[misc]
             await asyncio.sleep(0.05)
         left = self.busy()
         logger.warning(
-            "graceful stop: drained in %.2f s, %d connections left",
+            "graceful stop: drained in %.2f s, %d connections left %s",
             time.monotonic() - started,
             len(left),
+            [(type(p).__name__, sorted(self.connections.get(p, {}))) for p in left],
         )
         for protocol in left:  # a socket whose client never answered the close: drop it
             transport = getattr(protocol, "transport", None)
