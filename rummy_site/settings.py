@@ -391,7 +391,11 @@ LOGGING = {
         }
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.channels.server": {"level": "WARNING"}},
+    "loggers": {
+        "django.channels.server": {"level": "WARNING"},
+        # The write path's events: in the JSON logs only (a line per committed change).
+        "rummy.events": {"level": "INFO" if LOG_FORMAT == "json" else "WARNING"},
+    },
 }
 
 # --- Money in and out (README, "Money in and out") ---------------------------------------------
