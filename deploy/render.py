@@ -43,7 +43,7 @@ def values() -> dict[str, str]:
     web_ports = env("WEB_PORTS", "8001 8002").split()
     web_host = env("WEB_HOST", "127.0.0.1")
     servers = "\n".join(
-        f"        server {web_host}:{port} max_fails=1 fail_timeout=5s;" for port in web_ports
+        f"        server {web_host}:{port} max_fails=3 fail_timeout=2s;" for port in web_ports
     )
     # As root, nginx's workers run as an unprivileged user (the master keeps root only to bind).
     # NGINX_USER overrides it (the tests serve files from a directory only root may read).

@@ -43,10 +43,14 @@ def drain_timeout() -> float:
 
 
 class SocketCounter:
-    """ASGI wrapper: the number of WebSockets this process holds, as a gauge."""
+    """ASGI wrapper: the number of WebSockets this process holds, as a gauge; and once the
+    process drains, every socket's ``websocket.disconnect`` carries 1012, whatever the client
+    answered to the close, so a consumer can tell "the page is reconnecting elsewhere" from
+    "the player went away"."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
+        self.draining = False
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope.get("type") != "websocket":
@@ -54,9 +58,15 @@ class SocketCounter:
             return
         from .metrics import OPEN_SOCKETS
 
+        async def receive_marked() -> dict[str, Any]:
+            message = dict(await receive())
+            if self.draining and message.get("type") == "websocket.disconnect":
+                message["code"] = RESTART_CLOSE_CODE
+            return message
+
         OPEN_SOCKETS.inc()
         try:
-            await self.app(scope, receive, send)
+            await self.app(scope, receive_marked, send)
         finally:
             OPEN_SOCKETS.dec()
 
@@ -65,7 +75,8 @@ class GracefulServer(Server):  # type: ignore[misc]
     """daphne's server, draining before it stops (see the module's docstring)."""
 
     def __init__(self, application: Any, *args: Any, **kwargs: Any) -> None:
-        super().__init__(SocketCounter(application), *args, **kwargs)
+        self.sockets = SocketCounter(application)
+        super().__init__(self.sockets, *args, **kwargs)
         self.ports: list[Any] = []
         self.draining = False
 
@@ -92,7 +103,7 @@ class GracefulServer(Server):  # type: ignore[misc]
     async def drain(self) -> None:
         if self.draining:
             return
-        self.draining = True
+        self.draining = self.sockets.draining = True
         started = time.monotonic()
         for port in self.ports:
             port.stopListening()

@@ -1,9 +1,11 @@
 """A tiny ASGI app for the graceful-stop test: ``/slow`` answers after SLOW_S seconds, every
-WebSocket is accepted and held open until the server closes it."""
+WebSocket is accepted and held open until the server closes it; the code each socket's
+``websocket.disconnect`` carries is appended to the file ``SLOW_APP_CODES`` names."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 from typing import Any
 
 SLOW_S = 1.5
@@ -22,5 +24,7 @@ async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
         assert message["type"] == "websocket.connect"
         await send({"type": "websocket.accept"})
         await send({"type": "websocket.send", "text": "hello"})
-        while (await receive())["type"] != "websocket.disconnect":
+        while (message := await receive())["type"] != "websocket.disconnect":
             pass
+        with open(os.environ["SLOW_APP_CODES"], "a") as codes:
+            codes.write(f"{message.get('code')}\n")

@@ -1,6 +1,7 @@
 """The graceful stop of a web process (rummy_site/graceful.py): on SIGTERM daphne stops taking
 connections, lets the request in flight finish, closes its WebSockets with 1012 (the code on
-which the page's WebSocket extension reconnects) and exits by itself."""
+which the page's WebSocket extension reconnects), tells the application each socket went with
+1012, and exits by itself."""
 
 from __future__ import annotations
 
@@ -23,7 +24,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _start(app: str, port: int, log: Path) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "rummy_site.settings", "GRACEFUL_TIMEOUT_S": "8"}
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "rummy_site.settings",
+        "GRACEFUL_TIMEOUT_S": "8",
+        "SLOW_APP_CODES": str(log.with_suffix(".codes")),
+    }
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     proc = subprocess.Popen(
         [sys.executable, "-m", "rummy_site.graceful", "-b", "127.0.0.1", "-p", str(port), app],
@@ -93,6 +99,8 @@ def test_sigterm_finishes_requests_closes_sockets_with_1012_and_stops_listening(
         assert result["slow"] == (200, b"done")  # the request in flight was answered
         assert proc.wait(timeout=10) == 0
         assert "graceful stop: drained" in (tmp_path / "daphne.log").read_text()
+        # The consumers are told 1012 too: the page reconnects, the player did not leave.
+        assert (tmp_path / "daphne.codes").read_text().split() == ["1012"] * 3
     finally:
         if proc.poll() is None:
             proc.kill()
