@@ -8,13 +8,15 @@ On SIGTERM (or SIGINT) the process, before Twisted stops:
 
 1. stops listening, so the proxy's next connection to it is refused and goes to another process
    (nginx passes a refused request on to the next server: ``proxy_next_upstream error``);
-2. closes every open WebSocket with code 1012 ("service restart"): htmx's WebSocket extension
+2. closes every open WebSocket with code 1012 ("service restart"), spread over
+   ``GRACEFUL_CLOSE_SPREAD_S`` (default 2 s): htmx's WebSocket extension
    reconnects on 1012 after a jittered delay of at most a second, through the proxy, so to a
    running process; the consumer tells the page the current version on connecting and the page
    re-fetches its view when it is behind (static/js/table.js), so it catches up with every move
    made meanwhile;
-3. lets the HTTP requests in flight finish and the sockets' consumers run their ``disconnect``,
-   up to ``GRACEFUL_TIMEOUT_S`` (default 10 s), then lets daphne cancel what is left and exit.
+3. lets the HTTP requests in flight finish and the sockets' consumers run their ``disconnect``
+   (told 1012, so they can tell a restart from a player leaving), up to ``GRACEFUL_TIMEOUT_S``
+   (default 10 s) from the signal, then lets daphne cancel what is left and exit.
 
 It also counts the process's open WebSockets for ``/metrics`` (``rummy_open_sockets``).
 """
@@ -40,6 +42,10 @@ RESTART_CLOSE_CODE = 1012
 
 def drain_timeout() -> float:
     return float(os.environ.get("GRACEFUL_TIMEOUT_S", "10"))
+
+
+def close_spread() -> float:
+    return float(os.environ.get("GRACEFUL_CLOSE_SPREAD_S", "2"))
 
 
 class SocketCounter:
@@ -112,10 +118,16 @@ class GracefulServer(Server):  # type: ignore[misc]
             for protocol in list(self.connections)
             if isinstance(protocol, WebSocketProtocol) and protocol.state == protocol.STATE_OPEN
         ]
+        # Spread over GRACEFUL_CLOSE_SPREAD_S (default 2 s), so the pages' reconnects (each also
+        # jittered by up to a second) reach the other processes as a stream, not all at once.
+        spread = close_spread() / max(1, len(sockets))
         for protocol in sockets:
-            # autobahn's sendClose allows only 1000 and 3000-4999 from an application; the
-            # frame itself may carry any code RFC 6455 defines for a server.
-            protocol.sendCloseFrame(code=RESTART_CLOSE_CODE, isReply=False)
+            if protocol.state == protocol.STATE_OPEN:
+                # autobahn's sendClose allows only 1000 and 3000-4999 from an application; the
+                # frame itself may carry any code RFC 6455 defines for a server.
+                protocol.sendCloseFrame(code=RESTART_CLOSE_CODE, isReply=False)
+            if spread:
+                await asyncio.sleep(spread)
         logger.warning(
             "graceful stop: not listening; %d sockets closed with %d; %d connections in flight",
             len(sockets),

@@ -28,6 +28,7 @@ def _start(app: str, port: int, log: Path) -> subprocess.Popen[bytes]:
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "rummy_site.settings",
         "GRACEFUL_TIMEOUT_S": "8",
+        "GRACEFUL_CLOSE_SPREAD_S": "0.3",
         "SLOW_APP_CODES": str(log.with_suffix(".codes")),
     }
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
