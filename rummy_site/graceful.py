@@ -9,14 +9,14 @@ On SIGTERM (or SIGINT) the process, before Twisted stops:
 1. stops listening, so the proxy's next connection to it is refused and goes to another process
    (nginx passes a refused request on to the next server: ``proxy_next_upstream error``);
 2. closes every open WebSocket with code 1012 ("service restart"), spread over
-   ``GRACEFUL_CLOSE_SPREAD_S`` (default 2 s): htmx's WebSocket extension
+   ``GRACEFUL_CLOSE_SPREAD_S`` (default 5 s): htmx's WebSocket extension
    reconnects on 1012 after a jittered delay of at most a second, through the proxy, so to a
    running process; the consumer tells the page the current version on connecting and the page
    re-fetches its view when it is behind (static/js/table.js), so it catches up with every move
    made meanwhile;
 3. lets the HTTP requests in flight finish and the sockets' consumers run their ``disconnect``
    (told 1012, so they can tell a restart from a player leaving), up to ``GRACEFUL_TIMEOUT_S``
-   (default 10 s) from the signal, then lets daphne cancel what is left and exit.
+   (default 10 s) after the last close, then lets daphne cancel what is left and exit.
 
 It also counts the process's open WebSockets for ``/metrics`` (``rummy_open_sockets``).
 """
@@ -45,7 +45,7 @@ def drain_timeout() -> float:
 
 
 def close_spread() -> float:
-    return float(os.environ.get("GRACEFUL_CLOSE_SPREAD_S", "2"))
+    return float(os.environ.get("GRACEFUL_CLOSE_SPREAD_S", "5"))
 
 
 class SocketCounter:
@@ -118,7 +118,7 @@ class GracefulServer(Server):  # type: ignore[misc]
             for protocol in list(self.connections)
             if isinstance(protocol, WebSocketProtocol) and protocol.state == protocol.STATE_OPEN
         ]
-        # Spread over GRACEFUL_CLOSE_SPREAD_S (default 2 s), so the pages' reconnects (each also
+        # Spread over GRACEFUL_CLOSE_SPREAD_S (default 5 s), so the pages' reconnects (each also
         # jittered by up to a second) reach the other processes as a stream, not all at once.
         spread = close_spread() / max(1, len(sockets))
         for protocol in sockets:
@@ -134,7 +134,7 @@ class GracefulServer(Server):  # type: ignore[misc]
             RESTART_CLOSE_CODE,
             len(self.busy()),
         )
-        deadline = started + drain_timeout()
+        deadline = time.monotonic() + drain_timeout()  # counted from the last close
         while self.busy() and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
         left = self.busy()
