@@ -37,7 +37,7 @@ child_of() {
   pgrep -P "$1" | head -1
 }
 
-# stop NAME: TERM its keeper (which stops its command and exits) and wait up to 20 s.
+# stop NAME: TERM its keeper (which stops its command and exits) and wait up to 30 s.
 stop() {
   local pidfile="$RUN_DIR/pids/$1.pid"
   [[ -f "$pidfile" ]] || return 0
@@ -45,12 +45,12 @@ stop() {
   pid="$(cat "$pidfile")"
   if kill -0 "$pid" 2>/dev/null; then
     kill -TERM "$pid" 2>/dev/null || true
-    for _ in $(seq 200); do
+    for _ in $(seq 300); do
       kill -0 "$pid" 2>/dev/null || break
       sleep 0.1
     done
     if kill -0 "$pid" 2>/dev/null; then
-      echo "deploy: $1 did not stop in 20 s; killing it" >&2
+      echo "deploy: $1 did not stop in 30 s; killing it" >&2
       local child
       child="$(child_of "$pid")"
       kill -KILL "$pid" ${child:+"$child"} 2>/dev/null || true
