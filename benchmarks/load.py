@@ -18,7 +18,14 @@ pushed to a seat when that seat's socket receives a frame for the move's version
 Printed per level: actions/s, POST p50/p95/p99, push to every other seat p50/p99, lost pushes
 (a seat that never heard of a move within 10 s), errors, server CPU per action (the ``--pids``
 processes' CPU time over the level divided by its actions) and the most PostgreSQL
-connections held (``--database-url``; pg_stat_activity of that database).
+connections held (``--database-url``; pg_stat_activity of that database); with
+``--proxy-pids`` the proxy's CPU per action apart. A socket the server closes with a retry
+code (1012 when a web process restarts) is reopened as the page does, and the time from the
+close to the page being in step again is printed with the number of reconnects. With
+``--database-url`` the database's transactions per move (pg_stat_database) are printed, and
+with ``--pgbouncer-admin`` (``postgres://user@host:6432/pgbouncer``) PgBouncer's transactions
+and statements per move: everything the servers ran while the tables played (the moves, the
+re-fetches, the socket connects, the timer sweeps), divided by the moves.
 """
 
 from __future__ import annotations
@@ -93,19 +100,44 @@ class Stats:
     errors: int = 0
     socket_errors: int = 0
     actions: int = 0
+    reconnects: int = 0
+    catch_up: list[float] = field(default_factory=list)  # socket closed -> page in step again
     gaps: int = 0  # felt frames that did not follow what the seat showed: re-fetched
     frames: list[int] = field(default_factory=list)  # bytes of every frame a seat received
-    move_bytes: int = 0  # bytes of all frames to every socket
+    move_bytes: int = 0  # bytes of all frames to every table socket
     lobby_frames: int = 0
     lobby_bytes: int = 0
 
 
+# Close codes on which the page's WebSocket extension (htmx ws) reconnects: abnormal closure,
+# internal error, service restart (a web process stopping: rummy_site/graceful.py), try later.
+RECONNECT_CODES = frozenset({1006, 1011, 1012, 1013})
+
+
 async def listen(seat: Seat, stop: asyncio.Event, ready: asyncio.Event, stats: Stats) -> None:
-    try:
-        await _listen(seat, stop, ready, stats)
-    except (OSError, websockets.WebSocketException):
-        stats.socket_errors += 1
-        ready.set()
+    """Hold the seat's socket; reconnect as the page does (after a jittered delay of up to a
+    second, doubling on each failed attempt) when the server closes it with a retry code."""
+    closed_at: float | None = None
+    attempt = 0
+    while not stop.is_set():
+        try:
+            await _listen(seat, stop, ready, stats, closed_at)
+            return
+        except websockets.ConnectionClosed as closed:
+            code = closed.rcvd.code if closed.rcvd is not None else 1006
+            if code not in RECONNECT_CODES:
+                stats.socket_errors += 1
+                ready.set()
+                return
+            stats.reconnects += 1
+            closed_at, attempt = time.perf_counter(), 0
+        except (OSError, websockets.WebSocketException):
+            if closed_at is None or attempt >= 6:
+                stats.socket_errors += 1
+                ready.set()
+                return
+            attempt += 1
+        await asyncio.sleep(random.uniform(0, min(2**attempt, 64)))
 
 
 async def watch_lobby(base: str, stop: asyncio.Event, stats: Stats) -> None:
@@ -126,7 +158,9 @@ async def watch_lobby(base: str, stop: asyncio.Event, stats: Stats) -> None:
         stats.socket_errors += 1
 
 
-async def _listen(seat: Seat, stop: asyncio.Event, ready: asyncio.Event, stats: Stats) -> None:
+async def _listen(
+    seat: Seat, stop: asyncio.Event, ready: asyncio.Event, stats: Stats, closed_at: float | None
+) -> None:
     host = urlparse(seat.base)
     uri = f"ws://{host.netloc}/ws/tables/{seat.table_id}/"
     headers = {"Cookie": f"sessionid={seat.session}", "Origin": seat.base}
@@ -161,6 +195,9 @@ async def _listen(seat: Seat, stop: asyncio.Event, ready: asyncio.Event, stats: 
             if match and int(match.group(1)) > seat.version:
                 seat.saw(int(match.group(1)), "", now)  # refetched below, as the page does
                 await refetch(seat)
+            if match and closed_at is not None:  # the server's hello after a reconnect
+                stats.catch_up.append(time.perf_counter() - closed_at)
+                closed_at = None
 
 
 class _NoCookies(http.cookiejar.DefaultCookiePolicy):
@@ -275,6 +312,32 @@ async def pg_connections(url: str | None, stop: asyncio.Event, peak: list[int]) 
             await asyncio.sleep(0.5)
 
 
+def database_counts(url: str | None, admin_url: str | None) -> tuple[int, int, int]:
+    """(transactions PostgreSQL committed or rolled back on the database, and PgBouncer's
+    transactions and statements for it when ``admin_url`` names its admin console; else 0)."""
+    if not url:
+        return 0, 0, 0
+    import psycopg
+
+    name = urlparse(url).path.lstrip("/")
+    with psycopg.connect(url, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = %s", [name]
+        ).fetchone()
+    xacts = int(row[0]) if row else 0
+    if not admin_url:
+        return xacts, 0, 0
+    with psycopg.connect(admin_url, autocommit=True, prepare_threshold=None) as admin:
+        cursor = admin.cursor()
+        cursor.execute("SHOW STATS")
+        columns = [c.name for c in cursor.description or ()]
+        for values in cursor.fetchall():
+            stats = dict(zip(columns, values, strict=True))
+            if stats["database"] == name:
+                return xacts, int(stats["total_xact_count"]), int(stats["total_query_count"])
+    return xacts, 0, 0
+
+
 def rss_kib(pids: list[int]) -> list[int]:
     out = []
     for pid in pids:
@@ -308,8 +371,7 @@ async def run_level(tables: list[dict[str, Any]], args: Any) -> dict[str, Any]:
     for i in range(0, len(seats_by_table), args.spectators_per or len(seats_by_table) + 1):
         other = seats_by_table[(i + 1) % len(seats_by_table)][0]
         watcher = Seat(seats_by_table[i][0].table_id, 0, other.session, other.base)
-        ready = asyncio.Event()
-        listeners.append(asyncio.create_task(listen(watcher, stop, ready, stats)))
+        listeners.append(asyncio.create_task(listen(watcher, stop, asyncio.Event(), stats)))
     for i in range(args.lobby):
         listeners.append(asyncio.create_task(watch_lobby(urls[i % len(urls)], stop, stats)))
     for seats in seats_by_table:  # players arrive a table at a time, as pages load
@@ -325,6 +387,8 @@ async def run_level(tables: list[dict[str, Any]], args: Any) -> dict[str, Any]:
     peak = [0]
     watcher = asyncio.create_task(pg_connections(args.database_url, stop, peak))
     cpu_before = cpu_seconds(args.pids)
+    proxy_before = cpu_seconds(args.proxy_pids)
+    counts_before = database_counts(args.database_url, args.pgbouncer_admin)
     started = time.perf_counter()
     players = [
         asyncio.create_task(play_table(seats, clients, args, stats, stop))
@@ -337,6 +401,13 @@ async def run_level(tables: list[dict[str, Any]], args: Any) -> dict[str, Any]:
     wall = time.perf_counter() - started
     cpu = cpu_seconds(args.pids) - cpu_before
     rss = rss_kib(args.pids)
+    proxy_cpu = cpu_seconds(args.proxy_pids) - proxy_before
+    counts = [
+        b - a
+        for a, b in zip(
+            counts_before, database_counts(args.database_url, args.pgbouncer_admin), strict=True
+        )
+    ]
     await asyncio.gather(*players, return_exceptions=True)
     await asyncio.gather(*listeners, watcher, return_exceptions=True)
     for client in clients.values():
@@ -350,15 +421,21 @@ async def run_level(tables: list[dict[str, Any]], args: Any) -> dict[str, Any]:
         "errors": stats.errors + stats.socket_errors,
         "cpu_ms_per_action": (cpu / stats.actions * 1000) if stats.actions and args.pids else None,
         "pg_connections_peak": peak[0] if args.database_url else None,
+        "proxy_cpu_ms_per_action": (
+            (proxy_cpu / stats.actions * 1000) if stats.actions and args.proxy_pids else None
+        ),
+        "actions": stats.actions,
+        "per_action": [n / stats.actions if stats.actions else 0.0 for n in counts],
+        "reconnects": stats.reconnects,
+        "catch_up_ms": (pct(stats.catch_up, 0.5), max(stats.catch_up, default=0.0) * 1000),
+        "socket_errors": stats.socket_errors,
         "gaps": stats.gaps,
-        "frame_median_bytes": sorted(stats.frames)[len(stats.frames) // 2] / 1000
+        "frame_median_kb": sorted(stats.frames)[len(stats.frames) // 2] / 1000
         if stats.frames
         else 0,
         "bytes_per_action": stats.move_bytes / stats.actions if stats.actions else 0,
-        "lobby_frames": stats.lobby_frames,
         "lobby_frames_per_s": stats.lobby_frames / wall / max(1, args.lobby),
         "rss_kib": rss,
-        "sockets": sum(len(s) for s in seats_by_table) + args.lobby,
     }
 
 
@@ -371,18 +448,22 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=60.0)
     parser.add_argument("--pids", default="")
     parser.add_argument("--database-url", default=None)
+    parser.add_argument("--proxy-pids", default="", help="the proxy's processes (CPU apart)")
     parser.add_argument("--lobby", type=int, default=0, help="lobby sockets open all along")
     parser.add_argument(
         "--spectators-per", type=int, default=10, help="one spectator per this many tables"
     )
+    parser.add_argument(
+        "--pgbouncer-admin", default=None, help="PgBouncer's admin console (statements per move)"
+    )
     args = parser.parse_args()
     args.pids = [int(p) for p in args.pids.split(",") if p]
+    args.proxy_pids = [int(p) for p in args.proxy_pids.split(",") if p]
     with open(args.fixture) as handle:
         fixture = json.load(handle)
     print(
         "tables  actions/s  POST p50/p95/p99 ms     push p50/p99 ms   lost  errors"
-        "  CPU ms/action  PG conns  gaps  frame p50 KB  bytes/action  lobby frames/s/socket"
-        "  RSS KiB"
+        "  CPU ms/action  PG conns"
     )
     for level in [int(x) for x in args.levels.split(",")]:
         if level > len(fixture):
@@ -394,11 +475,30 @@ def main() -> None:
         q50, q99 = r["push_ms"]
         print(
             f"{r['tables']:6d}  {r['actions_per_s']:9.1f}  {p50:6.0f} /{p95:6.0f} /{p99:6.0f}"
-            f"   {q50:7.0f} /{q99:6.0f}   {r['lost']:5d}  {r['errors']:6d}  {cpu:>13}  {conns:>8}"
-            f"  {r['gaps']:4d}  {r['frame_median_bytes']:12.1f}  {r['bytes_per_action']:12.0f}"
-            f"  {r['lobby_frames_per_s']:21.2f}  {r['rss_kib']}",
+            f"   {q50:7.0f} /{q99:6.0f}   {r['lost']:5d}  {r['errors']:6d}  {cpu:>13}  {conns:>8}",
             flush=True,
         )
+        if args.database_url:
+            pg_x, pgb_x, pgb_q = r["per_action"]
+            line = f"        {r['actions']} actions; per action: {pg_x:.1f} PostgreSQL transactions"
+            if args.pgbouncer_admin:
+                line += f", {pgb_x:.1f} transactions and {pgb_q:.1f} statements through PgBouncer"
+            print(line, flush=True)
+        print(
+            f"        felt gaps {r['gaps']}; frame to a seat p50 {r['frame_median_kb']:.1f} KB;"
+            f" all frames {r['bytes_per_action'] / 1000:.1f} KB a move; lobby frames"
+            f" {r['lobby_frames_per_s']:.2f}/s a socket; RSS KiB {r['rss_kib']}",
+            flush=True,
+        )
+        if r["proxy_cpu_ms_per_action"] is not None:
+            print(f"        proxy CPU ms/action: {r['proxy_cpu_ms_per_action']:.2f}", flush=True)
+        if r["reconnects"]:
+            c50, cmax = r["catch_up_ms"]
+            print(
+                f"        reconnects: {r['reconnects']}, socket closed -> in step again "
+                f"p50 {c50:.0f} ms, max {cmax:.0f} ms; socket errors {r['socket_errors']}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -104,6 +104,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Times each POST /tables/<id>/act for /metrics (rummy_site/observers.py).
+    "rummy_site.observers.MoveLatencyMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -201,6 +203,12 @@ if DATABASE_URL:
             "timeout": DATABASE_POOL_TIMEOUT,
         },
     }
+    # Behind PgBouncer in transaction mode (DATABASE_PGBOUNCER=1, docs/deploy.md): each
+    # transaction may run on another server connection, so nothing may outlive one: no
+    # server-side prepared statements, no server-side (named) cursors, no session settings.
+    if env_bool("DATABASE_PGBOUNCER", False):
+        _database["OPTIONS"]["prepare_threshold"] = None
+        _database["DISABLE_SERVER_SIDE_CURSORS"] = True
     DATABASES = {"default": _database}
 else:
     DATABASES = {
@@ -384,6 +392,9 @@ if TRUSTED_PROXY_COUNT > 0 and not TRUSTED_PROXIES:
         "(e.g. TRUSTED_PROXIES=10.0.0.5 or 10.0.0.0/24)."
     )
 AXES_VERBOSE = False
+# Who may read /metrics without logging in as staff: peers in these networks (the proxy refuses
+# the path from outside, so Prometheus scrapes the web processes directly).
+METRICS_ALLOWED_NETWORKS = env_list("METRICS_ALLOWED_NETWORKS", ["127.0.0.1/32", "::1/128"])
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby"
 LOGOUT_REDIRECT_URL = "lobby"
@@ -424,12 +435,31 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = not PRODUCTION
 
+# LOG_FORMAT=json: one JSON object a line (python-json-logger); the write path's events
+# (logger rummy.events) carry the table, the game and the version as fields.
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(process)d %(message)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+        },
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            **({"formatter": "json"} if LOG_FORMAT == "json" else {}),
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.channels.server": {"level": "WARNING"}},
+    "loggers": {
+        "django.channels.server": {"level": "WARNING"},
+        # The write path's events: in the JSON logs only (a line per committed change).
+        "rummy.events": {"level": "INFO" if LOG_FORMAT == "json" else "WARNING"},
+    },
 }
 
 # --- Money in and out (README, "Money in and out") ---------------------------------------------

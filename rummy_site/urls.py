@@ -1,11 +1,12 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from . import health
+from . import health, metrics
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", health.healthz, name="healthz"),
+    path("metrics", metrics.metrics_view, name="metrics"),
     path("accounts/", include("accounts.urls")),
     path("wallet/", include("ledger.urls")),
     path("payments/", include("ledger.payments.urls")),

@@ -26,6 +26,7 @@ from ..errors import (
     UnknownUser,
 )
 from ..models import Account, AccountKind, Transaction
+from ..signals import posted
 from ._checks import request_fingerprint
 
 if TYPE_CHECKING:
@@ -352,6 +353,7 @@ def post_plan(*, key: str, fingerprint: str, plan: Callable[[], Plan]) -> tuple[
         return replay, False
     for account, amount in legs:
         account.balance += amount
+    posted(kind=tx.kind, currency=tx.currency, entries=len(legs))
     return tx, True
 
 

@@ -24,6 +24,7 @@ from ..engines import game_state_remember, state_key
 from ..events import UNKNOWN_DEAL, TableMoved, table_moved_publish
 from ..models import LIVE_GAME_STATUSES, Deal, GameStatus, TableStatus
 from ..rules import fairness
+from ..signals import push_observed
 from . import _context
 from ._context import (
     Ctx,
@@ -213,7 +214,7 @@ def save_game(ctx: Ctx) -> None:
 
     def after_commit() -> None:
         game_state_remember(key=key, state=moved.state)
-        table_moved_publish(moved)
+        push_observed(table_moved_publish, moved)
         if deadline is not None and _eta_timers():
             timer_schedule(game_id=game_id, version=version, deadline=deadline)
 
