@@ -16,6 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from django.conf import settings
+from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from .cards import (
@@ -359,6 +360,7 @@ def present_seat(*, data: dict[str, Any], now: float) -> dict[str, Any]:
     classic = variant == "classic"
     s: dict[str, Any] = {
         "table": table,
+        "act_url": reverse("table_act", args=[table.pk]),  # once, for every action form
         "variant": variant,
         "is_classic": classic,
         "version": data["version"],
