@@ -33,7 +33,7 @@ def static_root(tmp_path):
 
 @pytest.fixture
 def web_env():
-    return server_env(TRUSTED_PROXY_COUNT="1", LOG_FORMAT="json")
+    return server_env(TRUSTED_PROXY_COUNT="1", TRUSTED_PROXIES="127.0.0.1", LOG_FORMAT="json")
 
 
 def _table_and_session(user_factory):
