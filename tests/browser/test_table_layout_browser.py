@@ -1,0 +1,148 @@
+"""The table's layout (issue 22) in a real browser against a live daphne: on phones (portrait and
+landscape) a whole turn needs no scroll, the hand, the decks and every button in one screen; on a
+laptop the open deck's history is open beside the felt, the live count stays with 14 cards and
+the finish slot sits beside the hand; the seats' figures say what they are; after a deal the
+result sheet is where the player looks."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.test_result_browser import FINISH, planted_table  # noqa: F401
+from tests.browser.test_table_ui_browser import PASSWORD, _bot_table, _open_table, login, meera  # noqa: F401
+
+# Each element a selector names (at least one must be rendered) inside the viewport as it is:
+# the list of those that are not, with their boxes.
+OUT_OF_VIEW = """(selectors) => {
+  const out = [];
+  const W = window.innerWidth, H = window.innerHeight;
+  for (const sel of selectors) {
+    const els = Array.from(document.querySelectorAll(sel)).filter(
+      e => e.getClientRects().length && getComputedStyle(e).visibility !== "hidden");
+    if (!els.length) out.push(sel + ": not shown");
+    for (const e of els) {
+      const b = e.getBoundingClientRect();
+      if (b.left < -0.5 || b.top < -0.5 || b.right > W + 0.5 || b.bottom > H + 0.5) {
+        out.push(sel + " '" + (e.textContent || "").trim().slice(0, 24) + "' at "
+          + [b.left, b.top, b.right, b.bottom].map(Math.round).join(","));
+      }
+    }
+  }
+  return out;
+}"""
+TURN = ["#my-hand", "#felt .pile.closed", "#felt .pile.open", "#my-area button"]
+PHONES = [(390, 844), (844, 390), (360, 740)]
+
+
+def _context(browser, live_server_url, width: int, height: int):
+    context = browser.new_context(
+        base_url=live_server_url, viewport={"width": width, "height": height}
+    )
+    context.set_default_timeout(15_000)
+    return context
+
+
+def _in_view(page, selectors: list[str]) -> None:
+    assert page.evaluate("() => window.scrollY") == 0, "the page had to scroll"
+    assert page.evaluate(OUT_OF_VIEW, selectors) == []
+
+
+@pytest.mark.parametrize(("width", "height"), PHONES, ids=["portrait", "landscape", "small"])
+def test_a_whole_turn_on_a_phone_needs_no_scroll(browser, live_server_url, meera, width, height):  # noqa: F811
+    _bot_table("Practice deals")
+    context = _context(browser, live_server_url, width, height)
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    _open_table(page, "Practice deals")
+    page.wait_for_selector(".act-pick_closed button", timeout=20_000)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    # The player's turn: the hand, both decks and the pick buttons in one screen.
+    _in_view(page, [*TURN, ".act-pick_closed button", ".act-pick_open button"])
+    page.click(".act-pick_closed button")
+    page.wait_for_function("() => document.querySelectorAll('#my-hand .pcard').length === 14")
+    page.locator("#my-hand .pcard.picked").click()
+    # After picking: a card selected, Discard and Declare (and the finish slot) in view too.
+    _in_view(page, [*TURN, ".act-discard button", ".act-declare button", "#finish-slot"])
+    assert page.locator(".act-discard button").is_enabled()
+    page.click(".act-discard button")
+    page.wait_for_function("() => document.querySelectorAll('#my-hand .pcard').length === 13")
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    # The table's head is one slim bar: title, prize, timer, Sound and Lobby.
+    head = page.locator(".table-head").bounding_box()
+    assert head["height"] <= 56, head
+    for name in ("#sound-toggle", ".table-head a.button"):
+        box = page.locator(name).bounding_box()
+        assert box["y"] >= head["y"] and box["y"] + box["height"] <= head["y"] + head["height"]
+    context.close()
+
+
+def test_on_a_laptop_the_felt_uses_its_width(browser, live_server_url, meera):  # noqa: F811
+    _bot_table("Practice deals")
+    context = _context(browser, live_server_url, 1280, 800)
+    page = context.new_page()
+    _open_table(page, "Practice deals")
+    page.wait_for_selector(".act-pick_closed button", timeout=20_000)
+    # The open deck's history is open beside the felt, not a lone link.
+    history = page.locator("#open-history")
+    assert history.get_attribute("open") is not None
+    assert page.locator("#recent-moves").is_visible()
+    felt = page.locator("#felt").bounding_box()
+    panel = history.bounding_box()
+    assert panel["x"] >= felt["x"] + felt["width"], (panel, felt)
+    assert panel["y"] < felt["y"] + felt["height"] and panel["height"] > 100
+    _in_view(page, TURN)
+    assert page.locator("#hand-count").is_visible()
+    page.click(".act-pick_closed button")
+    page.wait_for_function("() => document.querySelectorAll('#my-hand .pcard').length === 14")
+    # The live count stays with the 14th card in the hand.
+    assert page.locator("#hand-count").is_visible()
+    assert page.locator("#hand-count").inner_text().strip().isdigit()
+    # The finish slot sits beside the hand, not among the buttons.
+    hand = page.locator("#my-hand").bounding_box()
+    slot = page.locator("#finish-slot").bounding_box()
+    assert slot["x"] >= hand["x"] + hand["width"] - 1
+    assert hand["y"] <= slot["y"] + slot["height"] / 2 <= hand["y"] + hand["height"]
+    assert page.locator(".actions #finish-slot").count() == 0
+    page.locator("#my-hand .pcard.picked").click()
+    _in_view(page, [*TURN, ".act-discard button", ".act-declare button", "#finish-slot"])
+    # A history the player closes stays closed.
+    page.click("#open-history summary")
+    page.click(".act-discard button")
+    page.wait_for_function("() => document.querySelectorAll('#my-hand .pcard').length === 13")
+    page.wait_for_timeout(500)
+    assert page.locator("#open-history").get_attribute("open") is None
+    context.close()
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)], ids=["laptop", "phone"])
+def test_the_seats_say_what_their_figures_are_and_the_result_sheet_is_in_view(
+    browser,
+    live_server_url,
+    planted_table,  # noqa: F811
+    width,
+    height,
+):
+    context = _context(browser, live_server_url, width, height)
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    login(page, "meera", PASSWORD)
+    page.goto(f"/tables/{planted_table.pk}/")
+    page.wait_for_selector(".act-pick_closed button")
+    # Pool 101: each seat's points and drops are labelled in words, with a title to explain.
+    ravi = page.locator("#felt .seat", has_text="Ravi")
+    assert "score 0 pts" in ravi.inner_text()
+    assert "5 drops left" in ravi.inner_text()
+    assert ravi.locator(".seat-drops").get_attribute("title")
+    assert ravi.locator(".seat-score").get_attribute("title") == "Total points"
+    page.click(".act-pick_closed button")
+    page.wait_for_function("() => document.querySelectorAll('#my-hand .pcard').length === 14")
+    page.locator(f'#my-hand .pcard.picked[data-code="{FINISH}"]').click()
+    page.click(".act-declare button")
+    page.wait_for_selector("#scoreboard .wrong-reason")
+    page.wait_for_timeout(300)
+    # The sheet is where the player looks: at the top of the screen, above the empty felt.
+    sheet = page.locator("#scoreboard").bounding_box()
+    area = page.locator("#table-area").bounding_box()
+    assert 0 <= sheet["y"] < height / 3, sheet
+    assert sheet["y"] < area["y"], (sheet, area)
+    context.close()
