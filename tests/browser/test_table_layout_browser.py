@@ -9,7 +9,14 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.test_result_browser import FINISH, planted_table  # noqa: F401
-from tests.browser.test_table_ui_browser import PASSWORD, _bot_table, _open_table, login, meera  # noqa: F401
+from tests.browser.test_table_ui_browser import (  # noqa: F401
+    PASSWORD,
+    _bot_table,
+    _open_table,
+    login,
+    meera,
+    shot_path,
+)
 
 # Each element a selector names (at least one must be rendered) inside the viewport as it is:
 # the list of those that are not, with their boxes.
@@ -48,7 +55,14 @@ def _in_view(page, selectors: list[str]) -> None:
 
 
 @pytest.mark.parametrize(("width", "height"), PHONES, ids=["portrait", "landscape", "small"])
-def test_a_whole_turn_on_a_phone_needs_no_scroll(browser, live_server_url, meera, width, height):  # noqa: F811
+def test_a_whole_turn_on_a_phone_needs_no_scroll(
+    browser,
+    live_server_url,
+    meera,  # noqa: F811
+    width,
+    height,
+    tmp_path,
+):
     _bot_table("Practice deals")
     context = _context(browser, live_server_url, width, height)
     page = context.new_page()
@@ -64,6 +78,9 @@ def test_a_whole_turn_on_a_phone_needs_no_scroll(browser, live_server_url, meera
     # After picking: a card selected, Discard and Declare (and the finish slot) in view too.
     _in_view(page, [*TURN, ".act-discard button", ".act-declare button", "#finish-slot"])
     assert page.locator(".act-discard button").is_enabled()
+    # The README's phone screenshots (one screen, no scrolling: the viewport only).
+    name = {390: "table-phone.png", 844: "table-phone-landscape.png"}.get(width, "small.png")
+    page.screenshot(path=str(shot_path(name, tmp_path) if width != 360 else tmp_path / name))
     page.click(".act-discard button")
     page.wait_for_function("() => document.querySelectorAll('#my-hand .pcard').length === 13")
     assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
@@ -114,18 +131,16 @@ def test_on_a_laptop_the_felt_uses_its_width(browser, live_server_url, meera):  
     context.close()
 
 
-@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)], ids=["laptop", "phone"])
-def test_the_seats_say_what_their_figures_are_and_the_result_sheet_is_in_view(
-    browser,
-    live_server_url,
-    planted_table,  # noqa: F811
-    width,
-    height,
-):
+def _planted_page(browser, live_server_url, width: int, height: int):
     context = _context(browser, live_server_url, width, height)
     page = context.new_page()
     page.on("dialog", lambda dialog: dialog.accept())
     login(page, "meera", PASSWORD)
+    return context, page
+
+
+def test_the_seats_say_what_their_figures_are(browser, live_server_url, planted_table):  # noqa: F811
+    context, page = _planted_page(browser, live_server_url, 1280, 800)
     page.goto(f"/tables/{planted_table.pk}/")
     page.wait_for_selector(".act-pick_closed button")
     # Pool 101: each seat's points and drops are labelled in words, with a title to explain.
@@ -134,6 +149,20 @@ def test_the_seats_say_what_their_figures_are_and_the_result_sheet_is_in_view(
     assert "5 drops left" in ravi.inner_text()
     assert ravi.locator(".seat-drops").get_attribute("title")
     assert ravi.locator(".seat-score").get_attribute("title") == "Total points"
+    context.close()
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)], ids=["laptop", "phone"])
+def test_after_a_deal_the_result_sheet_is_where_the_player_looks(
+    browser,
+    live_server_url,
+    planted_table,  # noqa: F811
+    width,
+    height,
+):
+    context, page = _planted_page(browser, live_server_url, width, height)
+    page.goto(f"/tables/{planted_table.pk}/")
+    page.wait_for_selector(".act-pick_closed button")
     page.click(".act-pick_closed button")
     page.wait_for_function("() => document.querySelectorAll('#my-hand .pcard').length === 14")
     page.locator(f'#my-hand .pcard.picked[data-code="{FINISH}"]').click()
