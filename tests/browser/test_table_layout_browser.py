@@ -54,6 +54,14 @@ def _in_view(page, selectors: list[str]) -> None:
     assert page.evaluate(OUT_OF_VIEW, selectors) == []
 
 
+def _planted_page(browser, live_server_url, width: int, height: int):
+    context = _context(browser, live_server_url, width, height)
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    login(page, "meera", PASSWORD)
+    return context, page
+
+
 @pytest.mark.parametrize(("width", "height"), PHONES, ids=["portrait", "landscape", "small"])
 def test_a_whole_turn_on_a_phone_needs_no_scroll(
     browser,
@@ -93,6 +101,26 @@ def test_a_whole_turn_on_a_phone_needs_no_scroll(
     context.close()
 
 
+@pytest.mark.parametrize(("width", "height"), PHONES, ids=["portrait", "landscape", "small"])
+def test_a_pool_turn_with_its_drop_buttons_fits_a_phone(
+    browser,
+    live_server_url,
+    planted_table,  # noqa: F811
+    width,
+    height,
+):
+    """Pool 101 has more buttons (Drop, Auto drop): they fit the screen too."""
+    context, page = _planted_page(browser, live_server_url, width, height)
+    page.goto(f"/tables/{planted_table.pk}/")
+    page.wait_for_selector(".act-pick_closed button")
+    _in_view(page, [*TURN, ".act-drop button", ".act-set_auto_drop button"])
+    page.click(".act-pick_closed button")
+    page.wait_for_function("() => document.querySelectorAll('#my-hand .pcard').length === 14")
+    page.locator(f'#my-hand .pcard.picked[data-code="{FINISH}"]').click()
+    _in_view(page, [*TURN, ".act-discard button", ".act-declare button", "#finish-slot"])
+    context.close()
+
+
 def test_on_a_laptop_the_felt_uses_its_width(browser, live_server_url, meera):  # noqa: F811
     _bot_table("Practice deals")
     context = _context(browser, live_server_url, 1280, 800)
@@ -129,14 +157,6 @@ def test_on_a_laptop_the_felt_uses_its_width(browser, live_server_url, meera):  
     page.wait_for_timeout(500)
     assert page.locator("#open-history").get_attribute("open") is None
     context.close()
-
-
-def _planted_page(browser, live_server_url, width: int, height: int):
-    context = _context(browser, live_server_url, width, height)
-    page = context.new_page()
-    page.on("dialog", lambda dialog: dialog.accept())
-    login(page, "meera", PASSWORD)
-    return context, page
 
 
 def test_the_seats_say_what_their_figures_are(browser, live_server_url, planted_table):  # noqa: F811
