@@ -8,7 +8,13 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser.test_languages_browser import mixed_table  # noqa: F401
 from tests.browser.test_result_browser import FINISH, planted_table  # noqa: F401
+from tests.browser.test_table_browser import (  # noqa: F401
+    _wait_my_turn,
+    classic_table,
+    funded_player,
+)
 from tests.browser.test_table_ui_browser import (  # noqa: F401
     PASSWORD,
     _bot_table,
@@ -119,6 +125,41 @@ def test_a_pool_turn_with_its_drop_buttons_fits_a_phone(
     page.locator(f'#my-hand .pcard.picked[data-code="{FINISH}"]').click()
     _in_view(page, [*TURN, ".act-discard button", ".act-declare button", "#finish-slot"])
     context.close()
+
+
+@pytest.mark.parametrize(("width", "height"), PHONES, ids=["portrait", "landscape", "small"])
+def test_a_classic_turn_with_the_melds_on_the_table_fits_a_phone(
+    new_page,
+    classic_table,  # noqa: F811
+    funded_player,  # noqa: F811
+    width,
+    height,
+):
+    """Classic 10-card: the melds on the table and Lay down as well."""
+    page = new_page({"width": width, "height": height})
+    login(page, "meera", PASSWORD)
+    page.locator("tr.lobby-row", has_text="Browser classic").locator("button").click()
+    page.wait_for_selector("#my-hand .pcard")
+    _wait_my_turn(page)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    _in_view(page, [*TURN, "#table-melds"])
+    page.click(".act-pick_closed button")
+    page.wait_for_function("() => document.querySelectorAll('#my-hand .pcard').length === 11")
+    page.locator("#my-hand .pcard").last.click()
+    _in_view(page, [*TURN, "#table-melds", ".act-lay_down button", ".act-discard button"])
+
+
+def test_the_table_in_hindi_fits_a_small_phone(new_page, mixed_table):  # noqa: F811
+    """Hindi words are longer: the slim bar stays one line and nothing scrolls sideways."""
+    table, _players = mixed_table
+    page = new_page({"width": 360, "height": 740})
+    login(page, "asha", PASSWORD)
+    page.goto(f"/tables/{table.pk}/")
+    page.wait_for_selector("#my-hand .pcard")
+    assert page.locator("html").get_attribute("lang") == "hi"
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    assert page.locator(".table-head").bounding_box()["height"] <= 56
+    _in_view(page, ["#my-hand", "#felt .pile.closed", "#felt .pile.open", "#my-area button"])
 
 
 def test_on_a_laptop_the_felt_uses_its_width(browser, live_server_url, meera):  # noqa: F811
