@@ -150,6 +150,7 @@
   function settled() {
     personalise();
     reopenDetails();
+    showSheet();
     wire();
     tick();  // the timers and the ring of what was just swapped in, at once
   }
@@ -700,6 +701,27 @@
       const el = document.getElementById(id);
       if (el && el.tagName === "DETAILS" && openDetails[id]) el.open = true;
     });
+    // Wide screens show the open deck's history beside the felt, open unless the player
+    // closed it; phones keep it folded under its summary.
+    const history = document.getElementById("open-history");
+    if (history && !("open-history" in openDetails) && window.matchMedia(WIDE).matches) {
+      history.open = true;
+    }
+  }
+  const WIDE = "(min-width: 1000px)";
+  // A deal's result sheet (or the game's result) that has just appeared is brought into view:
+  // the player looks there, not at the empty felt.
+  let sheetSeen = null;
+  function showSheet() {
+    const sheet = document.getElementById("game-result") || document.getElementById("scoreboard");
+    const ring = document.getElementById("felt");
+    if (!sheet || (ring && ring.querySelector(".center"))) { sheetSeen = null; return; }  // a deal on
+    if (sheetSeen === sheet.id) return;
+    sheetSeen = sheet.id;
+    const box = sheet.getBoundingClientRect();
+    if (box.top < 0 || box.top > window.innerHeight * 0.5) {
+      sheet.scrollIntoView({ block: "start", behavior: "instant" });
+    }
   }
   document.addEventListener("DOMContentLoaded", reopenDetails);
   document.addEventListener("htmx:afterSettle", reopenDetails);

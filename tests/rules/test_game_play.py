@@ -506,6 +506,20 @@ def test_the_view_counts_the_arrangement_held() -> None:
     assert game_view(played.state, 2)["hand"]["count"] == 34
 
 
+def test_the_view_counts_the_hand_with_its_fourteenth_card_too() -> None:
+    played = new_game()
+    start_planned_deal(played, winner=1, counts={2: 34, 3: 48})
+    from tables.rules.game import game_view
+
+    assert played.state.deal is not None
+    seat = played.state.deal.turn
+    played.apply(PickClosed(seat))
+    hand = hand_of(played.state, seat)
+    assert len(hand.cards) == 14
+    view = game_view(played.state, seat)
+    assert view["hand"]["count"] == count_points(hand.groups, CUT)
+
+
 def test_game_new_checks_seats_toss_and_variant() -> None:
     settings = GameSettings.for_variant("pool101")
     with pytest.raises(InvalidMove, match="2 to 6"):

@@ -282,3 +282,31 @@ def test_deals_with_two_players_allow_no_drop_and_score_deal_show_flat(
     t.act(2, "submit_meld", groups=groups[2])
     assert scores(t) == {1: 0, 2: 20}  # deal show in deals: 20 flat
     assert t.chips() == {1: 180, 2: 140}
+
+
+def _seat_words(client: Any, t: TableDriver, viewer: int, seat: int) -> str:
+    """What the felt's seat ``seat`` says to the player at seat ``viewer``, tags dropped."""
+    import html
+    import re
+
+    client.force_login(t.users[viewer])
+    page = client.get(f"/tables/{t.table.pk}/").content.decode()
+    found = re.search(
+        rf'<div class="seat [^"]*" data-seat="{seat}">(.*?)<div class="seat-state">', page, re.S
+    )
+    assert found, f"no seat {seat} on the felt"
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", found.group(1)))).strip()
+
+
+def test_a_seat_says_its_score_and_drops_left_and_after_a_drop_that_it_dropped(
+    three: Callable[..., Any], client: Any
+) -> None:
+    t, _ = three()
+    before = _seat_words(client, t, 2, 1)
+    assert "score 0 pts" in before
+    assert "5 drops left" in before
+    t.act(1, "drop")
+    after = _seat_words(client, t, 2, 1)
+    assert "dropped" in after
+    assert "drops left" not in after
+    assert "score 0 pts" in after  # the drop's 20 points count when the deal is over

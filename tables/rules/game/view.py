@@ -9,7 +9,6 @@ from typing import Any
 from .. import scoring
 from ..cards import RANK_CODES, Card
 from ..melds import count_points, is_joker, wild_rank
-from ..shoe import HAND_SIZE
 from .actions import (
     Arrange,
     Declare,
@@ -184,9 +183,9 @@ def game_view(state: GameState, viewer: int | None) -> dict[str, Any]:
         }
         own = find_hand(d, viewer) if viewer is not None else None
         if own is not None:
-            count: int | None = None
-            if len(own.cards) == HAND_SIZE:
-                count = count_points(own.groups, d.cut_card, settings=settings.meld)
+            # The live count of the hand as arranged, also with the 14th card in it (the
+            # player sees what the hand counts while choosing what to throw).
+            count: int | None = count_points(own.groups, d.cut_card, settings=settings.meld)
             hand_view = {
                 "cards": _codes(own.cards),
                 "groups": _groups_json(own.groups),
