@@ -190,6 +190,9 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     context = _viewer_context(request, table)
     if request.htmx:
         return render(request, TABLE, context)
+    from .tournaments.selectors import tournament_for_table
+
+    context["tournament"] = tournament_for_table(table_id=table.pk)  # the way back to it
     return render(request, "tables/table.html", context)
 
 

@@ -73,6 +73,17 @@ def test_standings_your_table_and_the_wait(
         Registration.objects.get(tournament=t, user=players[0]).round_seats.get().table.table_id
     )
     assert reverse("table", args=[table_id]) in body
+    # The tournament's table links back to the tournament; an ordinary table does not.
+    page = client.get(reverse("table", args=[table_id])).content.decode()
+    assert 'id="tournament-link"' in page and reverse("tournaments:detail", args=[t.pk]) in page
+
+
+def test_an_ordinary_table_has_no_tournament_link(
+    client: Any, table_factory: Any, players: list[Any]
+) -> None:
+    table = table_factory(seats_max=2)
+    client.force_login(players[0])
+    assert 'id="tournament-link"' not in client.get(reverse("table", args=[table.pk])).text
 
 
 def test_hindi_page(client: Any, players: list[Any]) -> None:
