@@ -420,7 +420,12 @@ USE_TZ = True
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-_SORTABLE_DIR = BASE_DIR / "node_modules" / "sortablejs"
+# The front-end packages come from npm (package.json, `npm ci`) and are served from node_modules
+# under static/vendor/; the system check rummy_site.checks.frontend_packages fails loudly when a
+# file a page loads is missing (it would only 404 in the browser).
+FRONTEND_PACKAGES_DIR = BASE_DIR / "node_modules"
+FRONTEND_FILES = ["sortablejs/Sortable.min.js"]
+_SORTABLE_DIR = FRONTEND_PACKAGES_DIR / "sortablejs"
 if _SORTABLE_DIR.exists():
     STATICFILES_DIRS.append(("vendor/sortablejs", _SORTABLE_DIR))
 STORAGES = {
