@@ -34,6 +34,8 @@ from daphne.cli import CommandLineInterface
 from daphne.ws_protocol import WebSocketProtocol
 from twisted.internet import defer
 
+from .env import env_float
+
 logger = logging.getLogger(__name__)
 
 # Close code 1012 (RFC 6455 "Service Restart"): the page's WebSocket extension reconnects on it.
@@ -41,11 +43,11 @@ RESTART_CLOSE_CODE = 1012
 
 
 def drain_timeout() -> float:
-    return float(os.environ.get("GRACEFUL_TIMEOUT_S", "10"))
+    return env_float("GRACEFUL_TIMEOUT_S", 10.0)
 
 
 def close_spread() -> float:
-    return float(os.environ.get("GRACEFUL_CLOSE_SPREAD_S", "5"))
+    return env_float("GRACEFUL_CLOSE_SPREAD_S", 5.0)
 
 
 class SocketCounter:

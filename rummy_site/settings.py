@@ -1,7 +1,8 @@
-"""Settings, read from the environment.
+"""Settings, read from the environment through the typed helpers of ``rummy_site.env`` (a bad
+value stops the start with ``ImproperlyConfigured`` naming the variable).
 
 With nothing set, the site runs on an embedded default that needs no server: SQLite, the
-in-memory channel layer, and timers fired by ``manage.py run_timers`` instead of Celery.
+in-memory channel layer, and timers fired by daphne itself instead of Celery.
 ``DATABASE_URL`` switches to PostgreSQL (psycopg 3 through a bounded connection pool) and
 ``REDIS_URL`` to the Redis channel layer and Celery broker. ``DJANGO_ENV=production`` refuses
 to start without ``SECRET_KEY`` and ``ALLOWED_HOSTS``.
@@ -19,24 +20,12 @@ import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
+from rummy_site.env import env_bool, env_float, env_int, env_list, env_str
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
-def env_bool(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    if value is None or value == "":
-        return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
-
-
-def env_list(name: str, default: list[str]) -> list[str]:
-    value = os.environ.get(name)
-    if not value:
-        return default
-    return [item.strip() for item in value.split(",") if item.strip()]
-
-
-DJANGO_ENV = os.environ.get("DJANGO_ENV", "development")
+DJANGO_ENV = env_str("DJANGO_ENV", "development")
 PRODUCTION = DJANGO_ENV == "production"
 # Off unless DJANGO_DEBUG=1, on the embedded default too: Django's debug pages show tracebacks
 # and settings. With it off, errors get the site's own pages (templates/400.html ... 500.html).
@@ -47,7 +36,7 @@ if PRODUCTION and DEBUG:
 SECRET_KEY_MIN_LENGTH = 50
 
 if PRODUCTION:
-    SECRET_KEY = os.environ.get("SECRET_KEY", "")
+    SECRET_KEY = env_str("SECRET_KEY", "")
     if not SECRET_KEY:
         raise ImproperlyConfigured("SECRET_KEY must be set when DJANGO_ENV=production.")
     if len(SECRET_KEY) < SECRET_KEY_MIN_LENGTH or len(set(SECRET_KEY)) < 5:
@@ -63,13 +52,13 @@ if PRODUCTION:
     CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", True)
     # HTTPS only: plain http is redirected, and browsers are told to use https from then on.
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
-    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(365 * 24 * 3600)))
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 365 * 24 * 3600)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
     # Behind a TLS-terminating proxy: the header it sets (and overwrites) to say the client used
     # https, e.g. SECURE_PROXY_SSL_HEADER="X-Forwarded-Proto" (value https unless given as
     # "Header: value"). Unset when daphne itself is reached only over TLS.
-    _proxy_header = os.environ.get("SECURE_PROXY_SSL_HEADER", "").strip()
+    _proxy_header = env_str("SECURE_PROXY_SSL_HEADER", "").strip()
     if _proxy_header:
         _name, _, _value = _proxy_header.partition(":")
         SECURE_PROXY_SSL_HEADER = (
@@ -77,7 +66,7 @@ if PRODUCTION:
             _value.strip() or "https",
         )
 else:
-    SECRET_KEY = os.environ.get("SECRET_KEY", "development-only-secret-key-not-for-production")
+    SECRET_KEY = env_str("SECRET_KEY", "development-only-secret-key-not-for-production")
     ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
     CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
@@ -136,7 +125,7 @@ def _socket_sources(hosts: list[str]) -> list[str]:
     return [f"{scheme}://{pattern}:*" for pattern in patterns for scheme in schemes]
 
 
-PAYMENTS_PROVIDER_NAME = os.environ.get("PAYMENTS_PROVIDER", "stripe" if PRODUCTION else "sandbox")
+PAYMENTS_PROVIDER_NAME = env_str("PAYMENTS_PROVIDER", "stripe" if PRODUCTION else "sandbox")
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],
@@ -178,7 +167,7 @@ TEMPLATES = [
 ]
 
 # --- Database -------------------------------------------------------------------------------
-DATABASE_URL = os.environ.get("DATABASE_URL", "")
+DATABASE_URL = env_str("DATABASE_URL", "")
 # PostgreSQL connections come from Django's psycopg connection pool, one pool per process, so the
 # total is bounded by design: every process (each daphne, each Celery worker child, beat) holds
 # at most DATABASE_POOL_MAX connections. Size it so that
@@ -186,9 +175,9 @@ DATABASE_URL = os.environ.get("DATABASE_URL", "")
 # (headroom: superuser_reserved_connections, migrations, psql, monitoring). A request that finds
 # the pool busy waits up to DATABASE_POOL_TIMEOUT seconds for a connection instead of opening one
 # more. No persistent connection exists outside the pool (CONN_MAX_AGE is 0, as Django requires).
-DATABASE_POOL_MIN = int(os.environ.get("DATABASE_POOL_MIN", "1"))
-DATABASE_POOL_MAX = int(os.environ.get("DATABASE_POOL_MAX", "10"))
-DATABASE_POOL_TIMEOUT = float(os.environ.get("DATABASE_POOL_TIMEOUT", "30"))
+DATABASE_POOL_MIN = env_int("DATABASE_POOL_MIN", 1)
+DATABASE_POOL_MAX = env_int("DATABASE_POOL_MAX", 10)
+DATABASE_POOL_TIMEOUT = env_float("DATABASE_POOL_TIMEOUT", 30.0)
 if DATABASE_POOL_MAX < 1 or not 0 <= DATABASE_POOL_MIN <= DATABASE_POOL_MAX:
     raise ImproperlyConfigured("Need 0 <= DATABASE_POOL_MIN <= DATABASE_POOL_MAX and a max >= 1.")
 if DATABASE_URL:
@@ -214,7 +203,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
+            "NAME": env_str("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
             "OPTIONS": {
                 "transaction_mode": "IMMEDIATE",
                 "timeout": 20,
@@ -222,7 +211,7 @@ else:
             },
             # A file, not memory, so a live server process in the browser tests can share it.
             "TEST": {
-                "NAME": os.environ.get(
+                "NAME": env_str(
                     "SQLITE_TEST_PATH",
                     os.path.join(tempfile.gettempdir(), f"rummy-test-{os.getpid()}.sqlite3"),
                 )
@@ -233,8 +222,8 @@ DATABASE_IS_POSTGRES = DATABASES["default"]["ENGINE"].endswith("postgresql")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: channel layer and Celery broker ---------------------------------------------------
-REDIS_URL = os.environ.get("REDIS_URL", "")
-REDIS_MAX_CONNECTIONS = int(os.environ.get("REDIS_MAX_CONNECTIONS", "50"))
+REDIS_URL = env_str("REDIS_URL", "")
+REDIS_MAX_CONNECTIONS = env_int("REDIS_MAX_CONNECTIONS", 50)
 if REDIS_URL:
     # The socket timeout must outlast the core layer's 5 s blocking read, or an idle consumer's
     # read times out and its socket closes.
@@ -242,14 +231,14 @@ if REDIS_URL:
     # layer's pool per process is larger than the cache's (``REDIS_LAYER_MAX_CONNECTIONS``).
     _redis_host = {
         "address": REDIS_URL,
-        "max_connections": int(os.environ.get("REDIS_LAYER_MAX_CONNECTIONS", "500")),
+        "max_connections": env_int("REDIS_LAYER_MAX_CONNECTIONS", 500),
         "socket_timeout": 30,
         "socket_connect_timeout": 5,
         "socket_keepalive": True,
         "health_check_interval": 15,
     }
     # "core" (lists, the default) or "pubsub" (Redis pub/sub): docs/benchmarks.md compares them.
-    CHANNEL_LAYER_KIND = os.environ.get("CHANNEL_LAYER_KIND", "core")
+    CHANNEL_LAYER_KIND = env_str("CHANNEL_LAYER_KIND", "core")
     if CHANNEL_LAYER_KIND not in ("core", "pubsub"):
         raise ImproperlyConfigured("CHANNEL_LAYER_KIND must be core or pubsub")
     if CHANNEL_LAYER_KIND == "pubsub":
@@ -284,27 +273,28 @@ if REDIS_URL:
                 "max_connections": REDIS_MAX_CONNECTIONS,
                 "socket_connect_timeout": 2,
                 "socket_timeout": 2,
-                "retry_after_s": float(os.environ.get("CACHE_RETRY_AFTER_S", "5")),
+                "retry_after_s": env_float("CACHE_RETRY_AFTER_S", 5.0),
             },
         }
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-# Timers: "celery" schedules a task per deadline and a periodic sweep; "loop" relies on
-# ``manage.py run_timers`` (the embedded default, no broker needed).
-TIMERS_BACKEND = os.environ.get("TIMERS_BACKEND", "celery" if REDIS_URL else "loop")
+# Timers: "celery" schedules a task per deadline and a periodic sweep; "loop" (the embedded
+# default, no broker needed) has the web process fire them itself (tables/timer_loop.py;
+# ``manage.py run_timers`` is the same loop as a process of its own).
+TIMERS_BACKEND = env_str("TIMERS_BACKEND", "celery" if REDIS_URL else "loop")
 # Seconds a player's deadline (turn, extra time, meld window, rejoin and split offers) is held
 # open for network delay: a move that arrives later is judged after the timeout (RULES.md).
-DEADLINE_GRACE_S = float(os.environ.get("DEADLINE_GRACE_S", "0.5"))
+DEADLINE_GRACE_S = env_float("DEADLINE_GRACE_S", 0.5)
 # Seconds a player may be without a socket at a table (a reload) before the disconnection
 # policy hears of it as a move; the seat's badge turns offline at once.
-PRESENCE_GRACE_S = float(os.environ.get("PRESENCE_GRACE_S", "5"))
+PRESENCE_GRACE_S = env_float("PRESENCE_GRACE_S", 5.0)
 # The lobby's counts are pushed at most once this often per process (tables/lobby.py).
-LOBBY_PUSH_INTERVAL_S = float(os.environ.get("LOBBY_PUSH_INTERVAL_S", "1"))
+LOBBY_PUSH_INTERVAL_S = env_float("LOBBY_PUSH_INTERVAL_S", 1.0)
 # The most tables one player may sit at at once (Play now and joins by link); one seat per
 # template's tables in any case.
-SEATS_PER_PLAYER_MAX = int(os.environ.get("SEATS_PER_PLAYER_MAX", "3"))
+SEATS_PER_PLAYER_MAX = env_int("SEATS_PER_PLAYER_MAX", 3)
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
@@ -316,10 +306,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"max_connections": REDIS_MAX_CONNECTIONS}
 # ``deadline`` column every ``TIMER_SWEEP_S`` seconds, firing every due game; ``eta`` also
 # queues one task per change with the deadline as its ETA (10-15 ms of worker CPU a move,
 # docs/benchmarks.md "Timers"), with the sweep every 2 s as the safety net.
-TIMERS_SCHEDULE = os.environ.get("TIMERS_SCHEDULE", "sweep")
+TIMERS_SCHEDULE = env_str("TIMERS_SCHEDULE", "sweep")
 if TIMERS_SCHEDULE not in ("sweep", "eta"):
     raise ImproperlyConfigured("TIMERS_SCHEDULE must be 'sweep' or 'eta'")
-TIMER_SWEEP_S = float(os.environ.get("TIMER_SWEEP_S", "0.25"))
+TIMER_SWEEP_S = env_float("TIMER_SWEEP_S", 0.25)
 _sweep_every = TIMER_SWEEP_S if TIMERS_SCHEDULE == "sweep" else 2.0
 CELERY_BEAT_SCHEDULE = {
     "timers-sweep": {
@@ -350,8 +340,8 @@ AUTHENTICATION_BACKENDS = [
 # AXES_LOCKOUT_PARAMETERS: comma-separated, "+" combines, e.g. "username+ip_address,ip_address"
 # also locks an address that guesses across many accounts.
 AXES_ENABLED = env_bool("AXES_ENABLED", True)
-AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
-AXES_COOLOFF_TIME = timedelta(minutes=float(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_float("AXES_COOLOFF_MINUTES", 15.0))
 AXES_LOCKOUT_PARAMETERS = [
     item.split("+") if "+" in item else item
     for item in env_list("AXES_LOCKOUT_PARAMETERS", ["username+ip_address"])
@@ -384,7 +374,7 @@ AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_ip"
 # address), and their addresses or networks: X-Forwarded-For is read only on a request whose
 # peer is one of TRUSTED_PROXIES, so a client talking to the site directly cannot choose its
 # address (accounts/throttle.py).
-TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
 if TRUSTED_PROXY_COUNT > 0 and not TRUSTED_PROXIES:
     raise ImproperlyConfigured(
@@ -412,7 +402,7 @@ FORMAT_MODULE_PATH = ["rummy_site.formats"]
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 # The time zone a player sees before choosing one on the profile (most players are in India).
-PLAYER_TIME_ZONE_DEFAULT = os.environ.get("PLAYER_TIME_ZONE_DEFAULT", "Asia/Kolkata")
+PLAYER_TIME_ZONE_DEFAULT = env_str("PLAYER_TIME_ZONE_DEFAULT", "Asia/Kolkata")
 USE_I18N = True
 USE_TZ = True
 
@@ -420,7 +410,12 @@ USE_TZ = True
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-_SORTABLE_DIR = BASE_DIR / "node_modules" / "sortablejs"
+# The front-end packages come from npm (package.json, `npm ci`) and are served from node_modules
+# under static/vendor/; the system check rummy_site.checks.frontend_packages fails loudly when a
+# file a page loads is missing (it would only 404 in the browser).
+FRONTEND_PACKAGES_DIR = BASE_DIR / "node_modules"
+FRONTEND_FILES = ["sortablejs/Sortable.min.js"]
+_SORTABLE_DIR = FRONTEND_PACKAGES_DIR / "sortablejs"
 if _SORTABLE_DIR.exists():
     STATICFILES_DIRS.append(("vendor/sortablejs", _SORTABLE_DIR))
 STORAGES = {
@@ -437,7 +432,7 @@ WHITENOISE_USE_FINDERS = not PRODUCTION
 
 # LOG_FORMAT=json: one JSON object a line (python-json-logger); the write path's events
 # (logger rummy.events) carry the table, the game and the version as fields.
-LOG_FORMAT = os.environ.get("LOG_FORMAT", "text")
+LOG_FORMAT = env_str("LOG_FORMAT", "text")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -454,7 +449,7 @@ LOGGING = {
             **({"formatter": "json"} if LOG_FORMAT == "json" else {}),
         }
     },
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {
         "django.channels.server": {"level": "WARNING"},
         # The write path's events: in the JSON logs only (a line per committed change).
@@ -483,21 +478,21 @@ if PRODUCTION and PAYMENTS_PROVIDER == "sandbox":
 # The sandbox signs its callbacks with HMAC-SHA256 under this secret. Never a public default:
 # unless set, each process makes its own random one (the sandbox signs and checks in the same
 # process); in production the sandbox is refused altogether.
-PAYMENTS_SANDBOX_SECRET = os.environ.get("PAYMENTS_SANDBOX_SECRET", "") or (
+PAYMENTS_SANDBOX_SECRET = env_str("PAYMENTS_SANDBOX_SECRET", "") or (
     "" if PRODUCTION else secrets.token_urlsafe(32)
 )
-PAYMENTS_SANDBOX_DUPLICATE_RATE = float(os.environ.get("PAYMENTS_SANDBOX_DUPLICATE_RATE", "0.3"))
-PAYMENTS_SANDBOX_LATE_RATE = float(os.environ.get("PAYMENTS_SANDBOX_LATE_RATE", "0.3"))
-PAYMENTS_SANDBOX_DELAY_S = float(os.environ.get("PAYMENTS_SANDBOX_DELAY_S", "2"))
-PAYMENTS_MAX_DEPOSIT = int(os.environ.get("PAYMENTS_MAX_DEPOSIT", "10000000"))  # paise
+PAYMENTS_SANDBOX_DUPLICATE_RATE = env_float("PAYMENTS_SANDBOX_DUPLICATE_RATE", 0.3)
+PAYMENTS_SANDBOX_LATE_RATE = env_float("PAYMENTS_SANDBOX_LATE_RATE", 0.3)
+PAYMENTS_SANDBOX_DELAY_S = env_float("PAYMENTS_SANDBOX_DELAY_S", 2.0)
+PAYMENTS_MAX_DEPOSIT = env_int("PAYMENTS_MAX_DEPOSIT", 10000000)  # paise
 # Stripe Checkout (ledger/payments/stripe.py, the official stripe package): the secret API key
 # (sk_test_... in test mode), the webhook endpoint's signing secret (whsec_...), and how old a
 # signed webhook may be (seconds).
-STRIPE_SECRET_KEY = os.environ.get("STRIPE_SECRET_KEY", "")
-STRIPE_WEBHOOK_SECRET = os.environ.get("STRIPE_WEBHOOK_SECRET", "")
-STRIPE_WEBHOOK_TOLERANCE_S = int(os.environ.get("STRIPE_WEBHOOK_TOLERANCE_S", "300"))
+STRIPE_SECRET_KEY = env_str("STRIPE_SECRET_KEY", "")
+STRIPE_WEBHOOK_SECRET = env_str("STRIPE_WEBHOOK_SECRET", "")
+STRIPE_WEBHOOK_TOLERANCE_S = env_int("STRIPE_WEBHOOK_TOLERANCE_S", 300)
 STRIPE_CURRENCY = "inr"
-STRIPE_API_BASE = os.environ.get("STRIPE_API_BASE", "")  # unset: Stripe's own API
+STRIPE_API_BASE = env_str("STRIPE_API_BASE", "")  # unset: Stripe's own API
 _stripe_keys = STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET
 if PRODUCTION and PAYMENTS_PROVIDER == "stripe" and MONEY_GAMES and not _stripe_keys:
     raise ImproperlyConfigured(
@@ -509,9 +504,9 @@ PAYMENTS_PLAYER_POLICY = "accounts.selectors.player_money_policy"
 # Issue 22 (the first ten minutes): the practice chips a new player gets at sign-up (until staff
 # set another amount in the practice chips policy), how long a deposit checkout stays open
 # before it expires, and where players write to support (the contact page).
-LEDGER_PRACTICE_WELCOME_AMOUNT = int(os.environ.get("LEDGER_PRACTICE_WELCOME_AMOUNT", "10000"))
-PAYMENTS_CHECKOUT_EXPIRY_S = int(os.environ.get("PAYMENTS_CHECKOUT_EXPIRY_S", "1800"))
-SUPPORT_EMAIL = os.environ.get("SUPPORT_EMAIL", "support@example.com")
+LEDGER_PRACTICE_WELCOME_AMOUNT = env_int("LEDGER_PRACTICE_WELCOME_AMOUNT", 10000)
+PAYMENTS_CHECKOUT_EXPIRY_S = env_int("PAYMENTS_CHECKOUT_EXPIRY_S", 1800)
+SUPPORT_EMAIL = env_str("SUPPORT_EMAIL", "support@example.com")
 # Called with user=<the new player> inside the sign-up transaction (accounts imports no app).
 ACCOUNTS_ON_SIGN_UP = ("ledger.services.practice_chips_welcome_grant",)
 # Abandoned checkouts expire (ledger.payments.services.deposits_expire; the loop timer runs it

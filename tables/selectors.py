@@ -1,6 +1,6 @@
 """Reads for tables and games.
 
-Player-facing selectors (``lobby_tables``, ``table_for_viewer``) return only what the viewer may
+Player-facing selectors (``lobby_templates``, ``table_for_viewer``) return only what the viewer may
 see: the engine's per-viewer view (never another player's cards during a deal, the closed deck
 order or the shoe). The support selectors (``deal_replay``, ``deals_find``, ``game_ledger``)
 show everything and are for staff with the ``accounts.review_deals`` permission.
@@ -14,8 +14,6 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import Count, JSONField, OuterRef, Prefetch, Q, QuerySet, Subquery
-
-from ledger.currencies import money_games_on
 
 from .engines import PLAYER_ACTIONS, engine_of, game_state
 from .models import (
@@ -37,70 +35,12 @@ __all__ = [
     "deal_replay",
     "deals_find",
     "game_ledger",
-    "lobby_tables",
     "lobby_templates",
     "table_for_viewer",
     "table_view_data",
     "table_views",
     "tables_of_user",
 ]
-
-
-def _live_games(tables: Iterable[int]) -> dict[int, Game]:
-    games = Game.objects.filter(table_id__in=list(tables), status__in=LIVE_GAME_STATUSES)
-    return {g.table_id: g for g in games}
-
-
-def lobby_tables(*, include_closed: bool = False) -> list[dict[str, Any]]:
-    """Every open table for the lobby: template, variant, stake, currency, seats taken and
-    total, status and the live game's id and version."""
-    tables = Table.objects.select_related("template").order_by(
-        "template__practice", "template__variant", "template__entry_fee", "pk"
-    )
-    if not include_closed:
-        tables = tables.exclude(status=TableStatus.CLOSED).filter(template__is_active=True)
-    if not money_games_on():
-        tables = tables.exclude(template__currency="cash")  # chips-only mode
-    table_list = list(tables)
-    games = _live_games(t.pk for t in table_list)
-    taken = dict(
-        Seat.objects.filter(game_id__in=[g.pk for g in games.values()], left_at__isnull=True)
-        .values_list("game_id")
-        .annotate(n=Count("pk"))
-        .values_list("game_id", "n")
-    )
-    rows = []
-    for table in table_list:
-        template = table.template
-        game = games.get(table.pk)
-        rows.append(
-            {
-                "table": table,
-                "id": table.pk,
-                "name": table.name,
-                "template": template,
-                "variant": template.variant,
-                "variant_label": template.get_variant_display(),
-                "practice": template.practice,
-                "currency": template.currency,
-                "entry_fee": template.entry_fee,
-                "point_value": template.point_value,
-                "stake": game.stake if game is not None else None,
-                "seats_taken": taken.get(game.pk, 0) if game is not None else 0,
-                "seats_min": template.seats_min,
-                "seats_total": template.seats_max,
-                "status": table.status,
-                "game_id": game.pk if game is not None else None,
-                "game_status": game.status if game is not None else None,
-                "version": game.version if game is not None else 0,
-                "starts_at": (
-                    game.deadline
-                    if game is not None and game.status == GameStatus.WAITING
-                    else None
-                ),
-            }
-        )
-    return rows
 
 
 def lobby_templates(*, money_games: bool = True) -> list[dict[str, Any]]:

@@ -315,24 +315,18 @@ def _live_game(table: Table) -> Game | None:
     return Game.objects.filter(table=table, status__in=LIVE_GAME_STATUSES).order_by("-pk").first()
 
 
-def _arrange(request: HttpRequest, game: Game, payload: dict[str, Any]) -> None:
+def _arrange(request: HttpRequest, game: Game, version: int, payload: dict[str, Any]) -> None:
     """Arranging is not a move: it only orders the player's own cards, and the engine accepts it
-    only if it holds exactly the cards in hand. So it applies to the current version, and once
-    more if a push landed in between: a drag is not lost to a computer player's move."""
-    for attempt in range(2):
-        current = Game.objects.values_list("version", flat=True).get(pk=game.pk)
-        try:
-            services.game_act(
-                game_id=game.pk,
-                user=request.user,
-                action="arrange",
-                expected_version=current,
-                payload=payload,
-            )
-            return
-        except services.StaleAction:
-            if attempt:
-                raise
+    only if it holds exactly the cards in hand. It is one of the service's
+    ``INDEPENDENT_ACTIONS``, which carry no version check, so a drag made on a page a push has
+    since overtaken (a computer player's move) still applies, in one call."""
+    services.game_act(
+        game_id=game.pk,
+        user=request.user,
+        action="arrange",
+        expected_version=version,
+        payload=payload,
+    )
 
 
 @login_required
@@ -366,7 +360,7 @@ def table_act(request: HttpRequest, table_id: int) -> HttpResponse:
         elif action == "leave":
             services.table_leave(table=table, user=request.user)
         elif action == "arrange":
-            _arrange(request, game, _action_payload(action, request.POST))
+            _arrange(request, game, version, _action_payload(action, request.POST))
         else:
             services.game_act(
                 game_id=game_id,

@@ -214,44 +214,6 @@ def deal_discard(
     )
 
 
-def deal_declare(
-    *,
-    game_id: int,
-    user: Any,
-    finish_card: str,
-    groups: Sequence[Sequence[str]],
-    expected_version: int,
-    now: float | None = None,
-) -> Game:
-    return game_act(
-        game_id=game_id,
-        user=user,
-        action="declare",
-        payload={"finish_card": finish_card, "groups": _groups_payload(groups)},
-        expected_version=expected_version,
-        now=now,
-    )
-
-
-def deal_drop(*, game_id: int, user: Any, expected_version: int, now: float | None = None) -> Game:
-    return game_act(
-        game_id=game_id, user=user, action="drop", expected_version=expected_version, now=now
-    )
-
-
-def deal_set_auto_drop(
-    *, game_id: int, user: Any, on: bool, expected_version: int, now: float | None = None
-) -> Game:
-    return game_act(
-        game_id=game_id,
-        user=user,
-        action="set_auto_drop",
-        payload={"on": bool(on)},
-        expected_version=expected_version,
-        now=now,
-    )
-
-
 def deal_arrange(
     *,
     game_id: int,
@@ -264,24 +226,6 @@ def deal_arrange(
         game_id=game_id,
         user=user,
         action="arrange",
-        payload={"groups": _groups_payload(groups)},
-        expected_version=expected_version,
-        now=now,
-    )
-
-
-def deal_submit_meld(
-    *,
-    game_id: int,
-    user: Any,
-    groups: Sequence[Sequence[str]],
-    expected_version: int,
-    now: float | None = None,
-) -> Game:
-    return game_act(
-        game_id=game_id,
-        user=user,
-        action="submit_meld",
         payload={"groups": _groups_payload(groups)},
         expected_version=expected_version,
         now=now,
@@ -323,19 +267,6 @@ def game_rejoin(
     """Buy back in after an elimination (pool): the entry fee is paid into the pot again."""
     return game_act(
         game_id=game_id, user=user, action="rejoin", expected_version=expected_version, now=now
-    )
-
-
-def game_split_respond(
-    *, game_id: int, user: Any, accept: bool, expected_version: int, now: float | None = None
-) -> Game:
-    """Accept or decline the manual split on offer."""
-    return game_act(
-        game_id=game_id,
-        user=user,
-        action="split_accept" if accept else "split_decline",
-        expected_version=expected_version,
-        now=now,
     )
 
 

@@ -1,7 +1,7 @@
 """Helpers of the classic-table tests: planted classic deals, rule-book card values, snapshots.
 
 Planting a classic hand: ``ClassicPlanter.add(hands={seat: codes}, open_card=..., stock_top=...)``
-queues a hand; when the server next asks ``services.deal_shoe_new`` for a start-deal action it
+queues a hand; when the server next asks ``_context.deal_shoe_new`` for a start-deal action it
 gets a classic ``StartDeal`` whose shoe (``stacked_classic_shoe``) deals exactly those hands,
 whatever the deal order is, and whose reshuffle seed is the planted one (default ``SEED``).
 Seats left out are dealt filler cards (the unused cards in pack order).
@@ -55,7 +55,7 @@ class PlannedHand:
 
 
 class ClassicPlanter:
-    """Replaces ``services.deal_shoe_new`` at classic tables: queued hands are dealt as planted,
+    """Replaces ``_context.deal_shoe_new`` at classic tables: queued hands are dealt as planted,
     the rest are shuffled as usual (``classic.new_start_deal``)."""
 
     def __init__(self) -> None:

@@ -2,7 +2,7 @@
 services as its players would.
 
 Planting a deal: ``Planter.add(hands={seat: codes}, open_card=..., cut_card=...)`` queues a
-deal; when the server next stores a shoe (``services.deal_shoe_new``) it gets a stacked shoe that
+deal; when the server next stores a shoe (``_context.deal_shoe_new``) it gets a stacked shoe that
 deals exactly those hands (seats left out get filler cards), whatever the deal order is.
 """
 
@@ -88,7 +88,7 @@ class PlantedDeal:
 
 
 class Planter:
-    """Replaces ``services.deal_shoe_new``: queued deals are dealt as planted, the rest are
+    """Replaces ``_context.deal_shoe_new``: queued deals are dealt as planted, the rest are
     shuffled as usual."""
 
     def __init__(self) -> None:

@@ -3,7 +3,7 @@
 Every game here is configured by a ``TableTemplate`` (variant "classic"), opened with
 ``table_create``, filled with ``table_join`` (entry fees held in the pot by the ledger) and
 played through ``services.game_act`` and the timers (``timer_fire``/``timers_sweep``), with the
-hands planted through ``services.deal_shoe_new`` (``classic_helpers.ClassicPlanter``). Money is
+hands planted through ``_context.deal_shoe_new`` (``classic_helpers.ClassicPlanter``). Money is
 read back from the ledger selectors and checked with ``manage.py reconcile_ledger``.
 """
 

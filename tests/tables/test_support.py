@@ -67,15 +67,17 @@ def test_lobby_rows(
 ) -> None:
     other = table_factory(variant="points", point_value=5, seats_max=4)
     services.table_join(table=other, user=players[4])
-    rows = {row["id"]: row for row in selectors.lobby_tables()}
-    playing = rows[t.table.pk]
-    assert playing["seats_taken"] == 3 and playing["seats_total"] == 3
-    assert playing["game_status"] == GameStatus.RUNNING and playing["stake"] == 1000
-    waiting = rows[other.pk]
-    assert waiting["seats_taken"] == 1 and waiting["seats_total"] == 4
-    assert waiting["stake"] == 400 and waiting["variant"] == "points"
+    rows = {row["id"]: row for row in selectors.lobby_templates()}
+    playing = rows[t.table.template_id]
+    assert playing["players"] == 3 and playing["seats_max"] == 3
+    assert playing["games_running"] == 1 and playing["waiting"] == 0
+    waiting = rows[other.template_id]
+    assert waiting["players"] == 1 and waiting["seats_max"] == 4
+    assert waiting["waiting"] == 1 and waiting["games_running"] == 0
+    assert waiting["variant"] == "points" and waiting["point_value"] == 5
     services.table_close(table=other, staff_user=_staff(players[5]))
-    assert other.pk not in {row["id"] for row in selectors.lobby_tables()}
+    closed = {row["id"]: row for row in selectors.lobby_templates()}[other.template_id]
+    assert closed["players"] == 0 and closed["waiting"] == 0
 
 
 def _staff(user: Any) -> Any:
