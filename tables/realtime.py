@@ -221,7 +221,11 @@ def table_push(moved: TableMoved) -> None:
         outbox: list[tuple[str, dict[str, Any]]] = []  # sent together, in this order
 
         def send(group: str, event: dict[str, Any]) -> None:
-            outbox.append((group, event))
+            # The felt first: a page that shows its new hand already shows the felt's version.
+            if event["type"] == "table.felt":
+                outbox.insert(0, (group, event))
+            else:
+                outbox.append((group, event))
 
         for user_id, user in seated.items():
             key = (moved.game.pk, user_id)

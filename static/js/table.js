@@ -740,8 +740,10 @@
       data.forEach(function (value, key) { evt.detail.parameters[key] = value; });
       // The newest version the page shows (a fragment is not re-sent for a change that left
       // it as it was, so its forms may carry an older one).
-      if (evt.detail.parameters.version !== undefined && shownVersion() >= 0) {
-        evt.detail.parameters.version = String(shownVersion());
+      // (A fragment pushed ahead of its felt carries the newer version: the newest of both.)
+      const newest = Math.max(shownVersion(), seatVersion());
+      if (evt.detail.parameters.version !== undefined && newest >= 0) {
+        evt.detail.parameters.version = String(newest);
       }
     }
   });
