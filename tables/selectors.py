@@ -114,8 +114,8 @@ def _normalise_allowed(allowed: Iterable[str]) -> list[str]:
 
 
 def table_for_viewer(*, table: Table, user: Any) -> dict[str, Any]:
-    """What ``user`` sees of ``table`` (see ``table_views``)."""
-    return table_views(table=table, user=user)[1]
+    """What ``user`` sees of ``table`` (see ``table_views``), without the public view."""
+    return table_view_data(table=table, user=user, **_table_rows(table))
 
 
 def table_views(*, table: Table, user: Any) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -127,6 +127,16 @@ def table_views(*, table: Table, user: Any) -> tuple[dict[str, Any], dict[str, A
     Also, for the result sheets: ``rules`` (the game's frozen engine settings: drop and
     show scores, point value, rummy bonus), each seat's ``entry_paid`` (entry and rejoin fees,
     minor units) and, once the pot is paid out, ``settlement`` (payouts by seat and the fee)."""
+    rows = _table_rows(table)
+    public = table_view_data(table=table, user=None, **rows)
+    if not getattr(user, "is_authenticated", False):
+        return public, public
+    return public, table_view_data(table=table, user=user, **rows)
+
+
+def _table_rows(table: Table) -> dict[str, Any]:
+    """The rows a table's views read: its current game (or the last one), that game's seats
+    with their users, its newest deal and its newest moves."""
     games = _with_recent_moves(_with_newest_deal(Game.objects.filter(table=table)))
     game = (
         games.filter(status__in=LIVE_GAME_STATUSES).order_by("-pk").first()
@@ -146,11 +156,7 @@ def table_views(*, table: Table, user: Any) -> tuple[dict[str, Any], dict[str, A
         seats = list(Seat.objects.filter(game=game).select_related("user"))
     deal = getattr(game, "newest_deal", None)
     moves = recent_moves_of(game) if game is not None else []
-    public = table_view_data(table=table, game=game, seats=seats, user=None, deal=deal, moves=moves)
-    if not getattr(user, "is_authenticated", False):
-        return public, public
-    mine = table_view_data(table=table, game=game, seats=seats, user=user, deal=deal, moves=moves)
-    return public, mine
+    return {"game": game, "seats": seats, "deal": deal, "moves": moves}
 
 
 RECENT_MOVES = 10
