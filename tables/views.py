@@ -23,6 +23,7 @@ from . import inputs, presence, presenters, selectors, services
 from .engines import OPTIONAL_FIELDS
 from .messages import engine_words, refusal_words
 from .models import LIVE_GAME_STATUSES, Game, Table, TableTemplate
+from .realtime import seat_context
 from .rules.errors import RulesError
 
 
@@ -178,8 +179,7 @@ def _viewer_context(request: HttpRequest, table: Table, *, error: str = "") -> d
 def _seat_answer(request: HttpRequest, table: Table, *, error: str, status: int) -> HttpResponse:
     """The viewer's own fragment, its parts swapped out of band (an action's answer)."""
     mine = selectors.table_for_viewer(table=table, user=request.user)
-    context = {"s": presenters.present_seat(data=mine, now=time.time()), "error": error}
-    context["oob"] = True
+    context = {**seat_context(mine, now=time.time(), error=error), "oob": True}
     # Only the parts, out of band, whatever the request asked to swap.
     return reswap(render(request, SEAT, context, status=status), "none")
 
