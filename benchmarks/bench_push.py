@@ -10,7 +10,7 @@ players at a Pool 101 table with every seat's socket counted open (``presence``)
 ``POST /tables/<id>/act`` through Django's test client (the session, the middleware, the view,
 the service, the commit and the pushes after it). Printed, per move, in CPU time
 (``time.thread_time``): the whole request, and the pushes' own share; the renders per move
-(felt and fragments, ``tables.realtime.renders``); the bytes of the felt and of a fragment.
+(felt and fragments, ``tables.live.realtime.renders``); the bytes of the felt and of a fragment.
 """
 
 from __future__ import annotations
@@ -58,8 +58,9 @@ def run(moves: int) -> None:
     from django.test import Client
 
     from ledger.services import wallet_deposit
-    from tables import presence, realtime, services
+    from tables import services
     from tables.engines import engine_of, game_state
+    from tables.live import presence, realtime
     from tables.models import Game, TableTemplate
     from tables.services import table_create
 

@@ -16,8 +16,8 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from tables.routing import websocket_urlpatterns  # noqa: E402
-from tables.timer_loop import TimerLoopMiddleware  # noqa: E402
+from tables.live.routing import websocket_urlpatterns  # noqa: E402
+from tables.timers.loop import TimerLoopMiddleware  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
@@ -29,5 +29,5 @@ application = ProtocolTypeRouter(
 )
 
 if settings.TIMERS_BACKEND == "loop":
-    # Embedded default: the web process fires the timers itself (see tables/timer_loop.py).
+    # Embedded default: the web process fires the timers itself (see tables/timers/loop.py).
     application = TimerLoopMiddleware(application)  # type: ignore[assignment]

@@ -1,4 +1,4 @@
-"""The Celery application. Tasks only call services (see tables/tasks.py)."""
+"""The Celery application. Tasks only call services (see tables/timers/tasks.py)."""
 
 from __future__ import annotations
 

@@ -281,7 +281,7 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # Timers: "celery" schedules a task per deadline and a periodic sweep; "loop" (the embedded
-# default, no broker needed) has the web process fire them itself (tables/timer_loop.py;
+# default, no broker needed) has the web process fire them itself (tables/timers/loop.py;
 # ``manage.py run_timers`` is the same loop as a process of its own).
 TIMERS_BACKEND = env_str("TIMERS_BACKEND", "celery" if REDIS_URL else "loop")
 # Seconds a player's deadline (turn, extra time, meld window, rejoin and split offers) is held
@@ -290,7 +290,7 @@ DEADLINE_GRACE_S = env_float("DEADLINE_GRACE_S", 0.5)
 # Seconds a player may be without a socket at a table (a reload) before the disconnection
 # policy hears of it as a move; the seat's badge turns offline at once.
 PRESENCE_GRACE_S = env_float("PRESENCE_GRACE_S", 5.0)
-# The lobby's counts are pushed at most once this often per process (tables/lobby.py).
+# The lobby's counts are pushed at most once this often per process (tables/live/lobby.py).
 LOBBY_PUSH_INTERVAL_S = env_float("LOBBY_PUSH_INTERVAL_S", 1.0)
 # The most tables one player may sit at at once (Play now and joins by link); one seat per
 # template's tables in any case.

@@ -12,5 +12,5 @@ urlpatterns = [
     path("payments/", include("ledger.payments.urls")),
     path("", include("tables.tournaments.urls")),
     path("", include("tables.history.urls")),
-    path("", include("tables.urls")),
+    path("", include("tables.web.urls")),
 ]

@@ -7,9 +7,10 @@ class TablesConfig(AppConfig):
 
     def ready(self) -> None:
         # Give the ledger's reconciliation the game facts (pots, entry fees, settlements).
-        from . import tasks  # noqa: F401  (registers the Celery tasks the services queue by name)
-        from .realtime import subscribe
-        from .reconcile import register
+        from tables.live.realtime import subscribe
+        from tables.reconcile import register
+        from tables.staff import admin  # noqa: F401  (registers the admin pages)
+        from tables.timers import tasks  # noqa: F401  (registers the Celery tasks the services queue by name)
 
         register()
         subscribe()  # the live pushes hear every committed change of a table

@@ -14,8 +14,8 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
-from .rules.errors import InvalidSettings
-from .rules.variants import engine_for
+from tables.rules.errors import InvalidSettings
+from tables.rules.variants import engine_for
 
 __all__ = [
     "MELD_FIELDS",

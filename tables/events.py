@@ -2,7 +2,7 @@
 
 The write pipeline (``services._pipeline``) builds one ``TableMoved`` per committed change and
 hands it, after the commit, to every subscriber (``table_moved_publish``). The live pushes
-(``tables.realtime``) subscribe when the app is ready; the services import no presentation
+(``tables.live.realtime``) subscribe when the app is ready; the services import no presentation
 code. A subscriber that fails is logged and the others still hear the change: a push is best
 effort (a page that misses one re-fetches its view).
 """

@@ -30,9 +30,8 @@ from django.db.models import Q
 from django.utils import translation
 
 from ledger.currencies import Currency
-
-from .engines import template_settings
-from .template_checks import SEATS_WORDS, template_problems
+from tables.engines import template_settings
+from tables.staff.template_checks import SEATS_WORDS, template_problems
 
 SEATS_MIN = 2
 SEATS_MAX = 6

@@ -26,8 +26,7 @@ from ledger.reconcile import (
     reconcile_check_register,
     reconcile_run,
 )
-
-from .models import Game, GameStatus, Seat
+from tables.models import Game, GameStatus, Seat
 
 PROVIDER_NAME = "tables"
 CHECK_NAME = "tables_seat_entries"

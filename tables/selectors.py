@@ -15,8 +15,8 @@ from typing import Any
 
 from django.db.models import Count, JSONField, OuterRef, Prefetch, Q, QuerySet, Subquery
 
-from .engines import PLAYER_ACTIONS, engine_of, game_state
-from .models import (
+from tables.engines import PLAYER_ACTIONS, engine_of, game_state
+from tables.models import (
     LIVE_GAME_STATUSES,
     Deal,
     Game,
@@ -27,8 +27,8 @@ from .models import (
     TableStatus,
     TableTemplate,
 )
-from .rules import fairness
-from .rules.replay import LoggedMove, replay_moves
+from tables.rules import fairness
+from tables.rules.replay import LoggedMove, replay_moves
 
 __all__ = [
     "ReplayStep",

@@ -9,7 +9,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from ..presenters.cards import card_face, card_words, signed_money, variant_label
+from tables.presenters.cards import card_face, card_words, signed_money, variant_label
 
 __all__ = [
     "advice_words",

@@ -12,15 +12,14 @@ from django.core.cache import cache
 from django.db.models import Prefetch, QuerySet
 
 from ledger.selectors import wallet_flows_by_ref
-
-from ..engines import engine_of
-from ..models import Deal, DealShare, Game, GameStatus, Move, Seat
-from ..rules.errors import RulesError
-from ..rules.game.state import GameState
-from ..rules.replay import replay_moves
-from ..rules.review import deal_review
-from ..selectors import logged_moves
-from ..support_selectors import deal_moves
+from tables.engines import engine_of
+from tables.models import Deal, DealShare, Game, GameStatus, Move, Seat
+from tables.rules.errors import RulesError
+from tables.rules.game.state import GameState
+from tables.rules.replay import replay_moves
+from tables.rules.review import deal_review
+from tables.selectors import logged_moves
+from tables.support.selectors import deal_moves
 
 __all__ = [
     "REVIEW_CACHE_VERSION",

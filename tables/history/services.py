@@ -7,7 +7,7 @@ from typing import Any
 
 from django.db import transaction
 
-from ..models import Deal, DealShare
+from tables.models import Deal, DealShare
 
 __all__ = ["deal_share_set"]
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from tables.history import views
 
 urlpatterns = [
     path("me/games/", views.my_games, name="history_games"),

@@ -14,10 +14,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from ledger.currencies import money_games_on
-
-from ..models import Deal, Seat, Variant
-from ..presenters.cards import money, signed_money, variant_label
-from . import presenters, selectors, services
+from tables.history import presenters, selectors, services
+from tables.models import Deal, Seat, Variant
+from tables.presenters.cards import money, signed_money, variant_label
 
 GAMES_PER_PAGE = 20
 CURRENCIES = ("cash", "practice")

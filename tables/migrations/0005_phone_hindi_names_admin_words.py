@@ -2,7 +2,7 @@
 
 from django.db import migrations, models
 
-# Hindi names of the templates the presets and the demo make (tables/presets.py, demo.py),
+# Hindi names of the templates the presets and the demo make (tables/staff/presets.py, demo.py),
 # filled where staff have not given one.
 HINDI = {
     "Pool 101": "पूल 101",

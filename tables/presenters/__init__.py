@@ -9,7 +9,7 @@ templates show. Presentation only: no rule is decided here.
 
 from __future__ import annotations
 
-from .cards import (
+from tables.presenters.cards import (
     MINUS,
     CardFace,
     card_face,
@@ -24,8 +24,8 @@ from .cards import (
     sort_codes,
     variant_label,
 )
-from .results import wrong_show_reason
-from .table import present_felt, present_seat, seat_keys
+from tables.presenters.results import wrong_show_reason
+from tables.presenters.table import present_felt, present_seat, seat_keys
 
 __all__ = [
     "MINUS",

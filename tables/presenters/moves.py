@@ -14,7 +14,7 @@ from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy
 
-from .cards import CardFace, card_face, cards_words
+from tables.presenters.cards import CardFace, card_face, cards_words
 
 __all__ = ["MoveLine", "move_lines", "recent_discards"]
 

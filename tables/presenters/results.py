@@ -9,7 +9,15 @@ from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy
 
-from .cards import card_face, cards_words, faces, money, player_words, signed_money, sort_codes
+from tables.presenters.cards import (
+    card_face,
+    cards_words,
+    faces,
+    money,
+    player_words,
+    signed_money,
+    sort_codes,
+)
 
 __all__ = [
     "KIND_LABELS",

@@ -19,7 +19,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
-from .cards import (
+from tables.presenters.cards import (
     card_face,
     faces,
     format_seconds_left,
@@ -28,8 +28,8 @@ from .cards import (
     sort_codes,
     variant_label,
 )
-from .moves import move_lines, recent_discards
-from .results import (
+from tables.presenters.moves import move_lines, recent_discards
+from tables.presenters.results import (
     KIND_LABELS,
     ResultSheet,
     classic_meld_label,

@@ -33,12 +33,12 @@ Errors meant for the player are ``ValueError`` subclasses: ``TableError`` (and i
 from here, ``InvalidMove``/``InvalidCard`` from the engine. Either way nothing was changed.
 """
 
-from ..engines import PLAYER_ACTIONS, game_settings, game_state, template_settings
-from ._context import deal_shoe_new, game_toss
-from ._pipeline import timer_schedule
-from .arranged import game_arranged
-from .bots import BOT_USERNAME_PREFIX, bot_choose, bot_users_ensure, bots_act
-from .errors import (
+from tables.engines import PLAYER_ACTIONS, game_settings, game_state, template_settings
+from tables.services._context import deal_shoe_new, game_toss
+from tables.services._pipeline import timer_schedule
+from tables.services.arranged import game_arranged
+from tables.services.bots import BOT_USERNAME_PREFIX, bot_choose, bot_users_ensure, bots_act
+from tables.services.errors import (
     ActionNotAllowed,
     NotEnoughFunds,
     NotFound,
@@ -49,8 +49,8 @@ from .errors import (
     TableError,
     TimeRanOut,
 )
-from .limits import seats_per_player_max
-from .matching import (
+from tables.services.limits import seats_per_player_max
+from tables.services.matching import (
     table_by_code,
     table_by_token,
     table_join_by_code,
@@ -59,7 +59,7 @@ from .matching import (
     template_play_now,
     template_tables_ensure,
 )
-from .play import (
+from tables.services.play import (
     INDEPENDENT_ACTIONS,
     deal_arrange,
     deal_discard,
@@ -70,8 +70,8 @@ from .play import (
     game_rejoin,
     game_start,
 )
-from .seating import seat_set_connected, table_create, table_join, table_leave
-from .settlement import (
+from tables.services.seating import seat_set_connected, table_create, table_join, table_leave
+from tables.services.settlement import (
     cancel_key,
     entry_key,
     practice_chips_key,
@@ -79,8 +79,8 @@ from .settlement import (
     rejoin_key,
     settle_key,
 )
-from .staff import game_cancel, table_close
-from .timers import TimerResult, timer_fire, timer_reschedule, timers_sweep
+from tables.services.staff import game_cancel, table_close
+from tables.services.timers import TimerResult, timer_fire, timer_reschedule, timers_sweep
 
 __all__ = [
     "BOT_USERNAME_PREFIX",

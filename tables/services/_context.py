@@ -18,11 +18,10 @@ from typing import Any, TypeVar
 from django.utils.translation import gettext as _
 
 from ledger.db import retry_on_conflict
-
-from ..engines import engine_of, game_state
-from ..models import LIVE_GAME_STATUSES, Deal, Game, Move, Seat, Table
-from ..rules.errors import InvalidMove
-from .errors import NotFound, NotSeated
+from tables.engines import engine_of, game_state
+from tables.models import LIVE_GAME_STATUSES, Deal, Game, Move, Seat, Table
+from tables.rules.errors import InvalidMove
+from tables.services.errors import NotFound, NotSeated
 
 T = TypeVar("T")
 

@@ -20,13 +20,12 @@ from django.conf import settings as django_settings
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from ..engines import game_state_remember, state_key
-from ..events import UNKNOWN_DEAL, TableMoved, table_moved_publish
-from ..models import LIVE_GAME_STATUSES, Deal, GameStatus, TableStatus
-from ..rules import fairness
-from ..signals import push_observed
-from . import _context
-from ._context import (
+from tables.engines import game_state_remember, state_key
+from tables.events import UNKNOWN_DEAL, TableMoved, table_moved_publish
+from tables.models import LIVE_GAME_STATUSES, Deal, GameStatus, TableStatus
+from tables.rules import fairness
+from tables.services import _context
+from tables.services._context import (
     Ctx,
     bot_seats,
     engine_action,
@@ -36,13 +35,14 @@ from ._context import (
     record_move,
     to_dt,
 )
-from .errors import TableError
-from .settlement import rejoin_paid, settle
+from tables.services.errors import TableError
+from tables.services.settlement import rejoin_paid, settle
+from tables.signals import push_observed
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
 
-# The Celery task that fires a deadline (``tables.tasks.game_timeout``), named rather than
+# The Celery task that fires a deadline (``tables.timers.tasks.game_timeout``), named rather than
 # imported: the task calls the timers service, which runs through this pipeline.
 GAME_TIMEOUT_TASK = "tables.tasks.game_timeout"
 # What a write changes of a game row (never its table, variant, currency, stake or settings).

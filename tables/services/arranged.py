@@ -10,11 +10,17 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..engines import template_settings
-from ..models import Game, GameStatus, Seat, Table, TableTemplate
-from ._context import in_transaction, lock_context, lock_table, now_or_clock, record_move
-from ._pipeline import begin_game, save_game
-from .errors import TableError
+from tables.engines import template_settings
+from tables.models import Game, GameStatus, Seat, Table, TableTemplate
+from tables.services._context import (
+    in_transaction,
+    lock_context,
+    lock_table,
+    now_or_clock,
+    record_move,
+)
+from tables.services._pipeline import begin_game, save_game
+from tables.services.errors import TableError
 
 
 def game_arranged(

@@ -10,12 +10,12 @@ from typing import Any, cast
 
 from django.contrib.auth import get_user_model
 
-from ..models import BotProfile, GameStatus, Move
-from ..rules.classic import TableMeld, bot_meld_action
-from ..rules.errors import RulesError
-from ..rules.game.bot import STRENGTHS, Strength, bot_decide, public_record, seat_view
-from ._context import Ctx, bot_seats, now_or_clock, open_deal
-from ._pipeline import apply_action, continue_play, game_write
+from tables.models import BotProfile, GameStatus, Move
+from tables.rules.classic import TableMeld, bot_meld_action
+from tables.rules.errors import RulesError
+from tables.rules.game.bot import STRENGTHS, Strength, bot_decide, public_record, seat_view
+from tables.services._context import Ctx, bot_seats, now_or_clock, open_deal
+from tables.services._pipeline import apply_action, continue_play, game_write
 
 logger = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from django.db import transaction
 
-from .errors import ActionNotAllowed
+from tables.services.errors import ActionNotAllowed
 
 logger = logging.getLogger(__name__)
 

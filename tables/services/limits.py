@@ -16,8 +16,8 @@ from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext as _
 
-from ..models import LIVE_GAME_STATUSES, Seat, Table, TableTemplate
-from .errors import SeatUnavailable
+from tables.models import LIVE_GAME_STATUSES, Seat, Table, TableTemplate
+from tables.services.errors import SeatUnavailable
 
 DEFAULT_SEATS_PER_PLAYER = 3
 

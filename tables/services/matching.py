@@ -18,8 +18,16 @@ from django.db import transaction
 from django.db.models import Count, Max, Q
 from django.utils.translation import gettext as _
 
-from ..models import LIVE_GAME_STATUSES, Game, GameStatus, Seat, Table, TableStatus, TableTemplate
-from ._context import (
+from tables.models import (
+    LIVE_GAME_STATUSES,
+    Game,
+    GameStatus,
+    Seat,
+    Table,
+    TableStatus,
+    TableTemplate,
+)
+from tables.services._context import (
     check_user,
     in_transaction,
     live_game_id,
@@ -28,16 +36,16 @@ from ._context import (
     now_or_clock,
     to_dt,
 )
-from ._pipeline import save_game
-from .errors import NotFound, NotSeated, SeatUnavailable, TableClosed, TableError
-from .limits import (
+from tables.services._pipeline import save_game
+from tables.services.errors import NotFound, NotSeated, SeatUnavailable, TableClosed, TableError
+from tables.services.limits import (
     live_seats_of,
     player_lock,
     seat_limits_check,
     template_lock,
     template_lock_for_table,
 )
-from .seating import bots_fill_and_begin, table_create, table_join
+from tables.services.seating import bots_fill_and_begin, table_create, table_join
 
 __all__ = [
     "IDLE_CLOSE_S",

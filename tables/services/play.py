@@ -10,13 +10,13 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from ..engines import OPTIONAL_FIELDS, PLAYER_ACTIONS
-from ..models import Deal, Game, GameStatus, Seat
-from ..rules.errors import RulesError
-from ..rules.evaluate import evaluate_hand
-from ._context import Ctx, check_user, engine_action, now_or_clock
-from ._pipeline import apply_action, begin_game, continue_play, deal_next, game_write
-from .errors import (
+from tables.engines import OPTIONAL_FIELDS, PLAYER_ACTIONS
+from tables.models import Deal, Game, GameStatus, Seat
+from tables.rules.errors import RulesError
+from tables.rules.evaluate import evaluate_hand
+from tables.services._context import Ctx, check_user, engine_action, now_or_clock
+from tables.services._pipeline import apply_action, begin_game, continue_play, deal_next, game_write
+from tables.services.errors import (
     ActionNotAllowed,
     NotFound,
     NotSeated,
@@ -25,8 +25,8 @@ from .errors import (
     TableError,
     TimeRanOut,
 )
-from .seating import leave_game
-from .timers import fire_overdue
+from tables.services.seating import leave_game
+from tables.services.timers import fire_overdue
 
 
 def game_start(*, game: Game, now: float | None = None) -> Game:

@@ -11,11 +11,10 @@ from django.utils.translation import gettext as _
 
 from accounts.selectors import self_exclusion_active
 from ledger.currencies import money_games_on
-
-from ..engines import stake_of, template_settings
-from ..models import BotProfile, Game, GameStatus, Seat, Table, TableStatus, TableTemplate
-from . import hooks
-from ._context import (
+from tables.engines import stake_of, template_settings
+from tables.models import BotProfile, Game, GameStatus, Seat, Table, TableStatus, TableTemplate
+from tables.services import hooks
+from tables.services._context import (
     Ctx,
     check_user,
     engine_action,
@@ -28,11 +27,11 @@ from ._context import (
     record_move,
     to_dt,
 )
-from ._pipeline import apply_action, begin_game, continue_play, save_game
-from .bots import bot_users_ensure
-from .errors import NotSeated, SeatUnavailable, TableClosed
-from .limits import player_lock, seat_limits_check, template_lock_for_table
-from .settlement import entry_key, pot_hold, practice_chips_top_up, refund_entry
+from tables.services._pipeline import apply_action, begin_game, continue_play, save_game
+from tables.services.bots import bot_users_ensure
+from tables.services.errors import NotSeated, SeatUnavailable, TableClosed
+from tables.services.limits import player_lock, seat_limits_check, template_lock_for_table
+from tables.services.settlement import entry_key, pot_hold, practice_chips_top_up, refund_entry
 
 
 def table_create(*, template: TableTemplate, name: str = "") -> Table:

@@ -12,11 +12,10 @@ from ledger import selectors as ledger_selectors
 from ledger import services as ledger_services
 from ledger.currencies import format_amount
 from ledger.errors import InsufficientFunds
-
-from ..models import Game, GameStatus, Seat, TableStatus
-from . import hooks
-from ._context import Ctx, open_deal, to_dt
-from .errors import NotEnoughFunds, TableError
+from tables.models import Game, GameStatus, Seat, TableStatus
+from tables.services import hooks
+from tables.services._context import Ctx, open_deal, to_dt
+from tables.services.errors import NotEnoughFunds, TableError
 
 
 def entry_key(*, game: Game, seat: Seat) -> str:

@@ -5,12 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 from ledger import services as ledger_services
-
-from ..models import LIVE_GAME_STATUSES, Game, GameStatus, Table, TableStatus
-from ._context import Ctx, in_transaction, live_game_id, lock_table, now_or_clock, record_move
-from ._pipeline import game_write
-from .errors import TableError
-from .settlement import cancel_key, finish
+from tables.models import LIVE_GAME_STATUSES, Game, GameStatus, Table, TableStatus
+from tables.services._context import (
+    Ctx,
+    in_transaction,
+    live_game_id,
+    lock_table,
+    now_or_clock,
+    record_move,
+)
+from tables.services._pipeline import game_write
+from tables.services.errors import TableError
+from tables.services.settlement import cancel_key, finish
 
 
 def game_cancel(*, game: Game, staff_user: Any, reason: str, now: float | None = None) -> Game:

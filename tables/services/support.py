@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..models import Deal, DealAccess, DealAccessKind, DealNote
-from .errors import TableError
+from tables.models import Deal, DealAccess, DealAccessKind, DealNote
+from tables.services.errors import TableError
 
 NOTE_MAX = 4000
 

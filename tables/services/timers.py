@@ -10,9 +10,16 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from ..models import LIVE_GAME_STATUSES, Game, GameStatus
-from ._context import Ctx, engine_action, in_transaction, lock_game, now_or_clock, to_dt
-from ._pipeline import (
+from tables.models import LIVE_GAME_STATUSES, Game, GameStatus
+from tables.services._context import (
+    Ctx,
+    engine_action,
+    in_transaction,
+    lock_game,
+    now_or_clock,
+    to_dt,
+)
+from tables.services._pipeline import (
     apply_action,
     begin_game,
     continue_play,
@@ -21,8 +28,8 @@ from ._pipeline import (
     sync_deadline,
     timer_schedule,
 )
-from .bots import bots_play
-from .seating import bots_fill_and_begin
+from tables.services.bots import bots_play
+from tables.services.seating import bots_fill_and_begin
 
 logger = logging.getLogger(__name__)
 

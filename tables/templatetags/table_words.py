@@ -9,7 +9,7 @@ from django import template
 from django.template.loader import render_to_string
 from django.utils.translation import get_language
 
-from tables.messages import refusal_words
+from tables.web.messages import refusal_words
 
 register = template.Library()
 

@@ -13,9 +13,9 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
-from ..models import Variant
-from . import services
-from .models import OPEN_STATUSES, Registration, Round, Tournament
+from tables.models import Variant
+from tables.tournaments import services
+from tables.tournaments.models import OPEN_STATUSES, Registration, Round, Tournament
 
 SETTING_FIELDS = (
     "name",
@@ -124,7 +124,7 @@ class TournamentAdmin(admin.ModelAdmin):
 
     def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
         if db_field.name == "template":
-            from ..models import TableTemplate
+            from tables.models import TableTemplate
 
             kwargs["queryset"] = TableTemplate.objects.filter(variant=Variant.DEALS)
         return super().formfield_for_foreignkey(db_field, request, **kwargs)

@@ -8,7 +8,7 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from . import tasks  # noqa: F401  (registers the Celery tasks)
-        from .hooks import register
+        from tables.tournaments import tasks  # noqa: F401  (registers the Celery tasks)
+        from tables.tournaments.hooks import register
 
         register()

@@ -9,7 +9,7 @@ from typing import Any
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
-from .push import tournament_group
+from tables.tournaments.push import tournament_group
 
 
 class TournamentConsumer(AsyncWebsocketConsumer):

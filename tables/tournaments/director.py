@@ -31,13 +31,13 @@ from typing import Any
 from django.db.models import Q
 from django.utils import timezone
 
-from ..engines import game_state
-from ..models import Game, GameStatus
-from ..rules import tournament as rules
-from ..services import game_arranged
-from ..services._context import in_transaction, now_or_clock, to_dt
-from . import services
-from .models import (
+from tables.engines import game_state
+from tables.models import Game, GameStatus
+from tables.rules import tournament as rules
+from tables.services import game_arranged
+from tables.services._context import in_transaction, now_or_clock, to_dt
+from tables.tournaments import services
+from tables.tournaments.models import (
     LIVE_STATUSES,
     Registration,
     Round,
@@ -50,8 +50,8 @@ from .models import (
     TournamentKind,
     TournamentStatus,
 )
-from .push import tournament_push
-from .wake import tournament_wake
+from tables.tournaments.push import tournament_push
+from tables.tournaments.wake import tournament_wake
 
 logger = logging.getLogger(__name__)
 

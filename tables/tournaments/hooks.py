@@ -7,11 +7,11 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from ..services import hooks
+from tables.services import hooks
 
 
 def table_guard(table: Any, action: str) -> str | None:
-    from .models import RoundTable
+    from tables.tournaments.models import RoundTable
 
     if not RoundTable.objects.filter(table_id=table.pk).exists():
         return None
@@ -24,13 +24,13 @@ def table_guard(table: Any, action: str) -> str | None:
 
 
 def _game_ended(game: Any) -> None:
-    from .director import game_ended
+    from tables.tournaments.director import game_ended
 
     game_ended(game)
 
 
 def register() -> None:
-    from .reconcile import register as reconcile_register
+    from tables.tournaments.reconcile import register as reconcile_register
 
     reconcile_register()
     hooks.game_ended_listen(_game_ended)

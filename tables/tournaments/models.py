@@ -25,9 +25,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from ledger.currencies import Currency
-
-from ..models import Game, Table, TableTemplate, Variant
-from ..rules import tournament as rules
+from tables.models import Game, Table, TableTemplate, Variant
+from tables.rules import tournament as rules
 
 
 class TournamentKind(models.TextChoices):

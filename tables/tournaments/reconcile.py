@@ -22,8 +22,7 @@ from ledger.reconcile import (
     pot_facts_provider_register,
     reconcile_check_register,
 )
-
-from .models import Registration, RegistrationStatus, Tournament, TournamentStatus
+from tables.tournaments.models import Registration, RegistrationStatus, Tournament, TournamentStatus
 
 PROVIDER_NAME = "tournaments"
 

@@ -9,11 +9,10 @@ from typing import Any
 from django.db.models import Count, Q
 
 from ledger.currencies import format_amount, money_games_on
-
-from ..engines import game_state
-from ..models import GameStatus
-from ..rules import tournament as rules
-from .models import (
+from tables.engines import game_state
+from tables.models import GameStatus
+from tables.rules import tournament as rules
+from tables.tournaments.models import (
     LIVE_STATUSES,
     Registration,
     RegistrationStatus,

@@ -22,11 +22,10 @@ from ledger import selectors as ledger_selectors
 from ledger import services as ledger_services
 from ledger.currencies import format_amount, money_games_on
 from ledger.errors import InsufficientFunds
-
-from ..models import BotProfile, GameStatus
-from ..services import TableError, bot_users_ensure, game_cancel
-from ..services._context import in_transaction, now_or_clock, to_dt
-from .models import (
+from tables.models import BotProfile, GameStatus
+from tables.services import TableError, bot_users_ensure, game_cancel
+from tables.services._context import in_transaction, now_or_clock, to_dt
+from tables.tournaments.models import (
     OPEN_STATUSES,
     Registration,
     RegistrationStatus,
@@ -34,7 +33,7 @@ from .models import (
     TournamentKind,
     TournamentStatus,
 )
-from .wake import tournament_wake
+from tables.tournaments.wake import tournament_wake
 
 
 def _now() -> Any:
@@ -243,7 +242,7 @@ def tournament_cancel_locked(
     back to the house, every entry refunded in full (no fee kept); the pot ends at 0."""
     if tournament.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
         raise TournamentRefused(_("This tournament is over."))
-    from .models import RoundGame
+    from tables.tournaments.models import RoundGame
 
     for round_game in RoundGame.objects.filter(
         table__round__tournament=tournament,

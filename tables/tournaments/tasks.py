@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from . import director
+from tables.tournaments import director
 
 
 @shared_task(name="tables.tournaments.tasks.tournament_advance", ignore_result=True)

@@ -12,9 +12,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from ..messages import refusal_words
-from . import selectors, services
-from .models import Tournament
+from tables.tournaments import selectors, services
+from tables.tournaments.models import Tournament
+from tables.web.messages import refusal_words
 
 SUPPORT_PERMISSION = "accounts.review_deals"  # as the deal pages
 

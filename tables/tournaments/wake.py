@@ -7,9 +7,9 @@ import logging
 from celery import current_app
 from django.conf import settings as django_settings
 
-from ..services._context import now_or_clock, to_dt
-from .models import LIVE_STATUSES, Tournament
-from .push import tournament_push
+from tables.services._context import now_or_clock, to_dt
+from tables.tournaments.models import LIVE_STATUSES, Tournament
+from tables.tournaments.push import tournament_push
 
 logger = logging.getLogger(__name__)
 

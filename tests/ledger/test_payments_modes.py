@@ -98,9 +98,9 @@ def test_chips_only_cash_endpoints_refuse(client, player, chips_only, user_facto
 
 
 def test_chips_only_admin_creates_no_cash_table(client, user_factory, settings):
-    from tables.admin import TableForm
     from tables.services import table_create
     from tables.services.errors import TableClosed
+    from tables.staff.admin import TableForm
 
     cash, practice = _template("cash"), _template("practice")
     settings.MONEY_GAMES = False

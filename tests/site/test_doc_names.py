@@ -4,12 +4,12 @@ exists, so a doc cannot go on naming what has moved.
 The heuristics, kept simple:
 
 * A **path** is a backticked word with a ``/`` whose first part is an entry at the top of the
-  repository (``tables/views.py``, ``docs/deploy.md``, ``templates/tables/table.html#felt``).
+  repository (``tables/web/views.py``, ``docs/deploy.md``, ``templates/tables/table.html#felt``).
   A ``#part`` is dropped, a ``*`` is a glob that must match something, and a path that names an
   attribute of a module (``tables/history/views.deal_review``) must resolve as a dotted name.
 * A **dotted name** is a backticked word of identifiers joined by dots (call brackets
-  dropped: ``tables.tasks.game_timeout(game_id, version)``). When its first part is one of the
-  project's packages it is imported: the longest importable prefix, then attributes for the
+  dropped: ``tables.timers.tasks.game_timeout(game_id, version)``). When its first part is one of
+  the project's packages it is imported: the longest importable prefix, then attributes for the
   rest. When its first part is the name of a module inside the packages (``services.table_create``,
   ``seating.table_join``) it must resolve against at least one such module. Anything else
   (``transaction.on_commit``) is not a name of this repository and is left alone, and so are
@@ -134,10 +134,10 @@ def _path_problem(word: str) -> str | None:
 
 def test_the_heuristics_catch_what_moved() -> None:
     assert _path_problem("tables/services.py")  # a package now
-    assert _path_problem("tables/views.py") is None
+    assert _path_problem("tables/web/views.py") is None
     assert _path_problem("tables/history/views.deal_review") is None
     assert _path_problem("tables/history/views.no_such_view")
-    assert _name_problem("tables.realtime.table_broadcast") == "no such Python name"
+    assert _name_problem("tables.live.realtime.table_broadcast") == "no such Python name"
     assert _name_problem("tables.services.table_join") is None
     assert _name_problem("services.no_such_service")
     assert _name_problem("services.table_create") is None

@@ -13,7 +13,7 @@ What the marking checks cover, honestly:
   bare string or f-string (``_()``/``gettext_lazy()`` with ``%(name)s`` placeholders instead).
   Internal invariants and provider-facing messages that no player sees are listed by name.
 - the pure engine's refusals (``tables/rules``, no Django): every message a player's move can
-  provoke has a pattern in ``tables/messages.py``.
+  provoke has a pattern in ``tables/web/messages.py``.
 """
 
 from __future__ import annotations
@@ -48,13 +48,13 @@ PLAYER_MODULES = [
     "ledger/services/cashier.py",
     "tables/history/presenters.py",
     "tables/history/views.py",
-    "tables/messages.py",
+    "tables/web/messages.py",
     "tables/presenters/cards.py",
     "tables/presenters/moves.py",
     "tables/presenters/results.py",
     "tables/presenters/table.py",
-    "tables/rules_pages.py",
-    "tables/views.py",
+    "tables/web/rules_pages.py",
+    "tables/web/views.py",
     "tables/tournaments/hooks.py",
     "tables/tournaments/services.py",
     "tables/tournaments/views.py",
@@ -320,7 +320,7 @@ def _engine_samples() -> list[str]:
 
 
 def test_every_engine_refusal_a_player_can_meet_has_a_translation():
-    from tables.messages import engine_words
+    from tables.web.messages import engine_words
 
     samples = _engine_samples()
     assert len(samples) > 30
@@ -331,7 +331,7 @@ def test_every_engine_refusal_a_player_can_meet_has_a_translation():
 
 
 def test_engine_refusals_read_in_hindi_with_the_card():
-    from tables.messages import engine_words, refusal_words
+    from tables.web.messages import engine_words, refusal_words
 
     with translation.override("hi"):
         assert refusal_words(engine_words("you do not hold QH")) == "आपके पास Q♥ नहीं है।"

@@ -30,7 +30,7 @@ def sweeping_worker(settings: Any) -> Iterator[Any]:
     test worker runs no beat)."""
     import threading
 
-    from tables.tasks import timers_sweep
+    from tables.timers.tasks import timers_sweep
 
     settings.TIMERS_BACKEND = "celery"
     settings.TIMERS_SCHEDULE = "sweep"

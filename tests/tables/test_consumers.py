@@ -14,9 +14,9 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
 from django.test import Client
 
+from tables.live.presence import presence_key
+from tables.live.routing import websocket_urlpatterns
 from tables.models import Seat
-from tables.presence import presence_key
-from tables.routing import websocket_urlpatterns
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -22,10 +22,11 @@ from django.urls import reverse
 from tables_testkit import Planter, TableDriver, plant, plant_and_play, play
 
 from accounts.services import user_add_to_support
-from tables import services, support_selectors
+from tables import services
 from tables.management.commands.verify_deal import verify_export
 from tables.models import Deal, DealAccess, GameStatus, TableTemplate
 from tables.services import _context
+from tables.support import selectors as support_selectors
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -18,7 +18,7 @@ from tables_testkit import fund
 
 from tables import services
 from tables.models import TableTemplate
-from tables.presets import preset_by_key
+from tables.staff.presets import preset_by_key
 
 pytestmark = pytest.mark.django_db
 

@@ -20,8 +20,8 @@ from django.utils import translation
 from tables_testkit import fund, plant, play
 from test_consumers import _connected, _heard
 
-from tables.presence import presence_key
-from tables.routing import websocket_urlpatterns
+from tables.live.presence import presence_key
+from tables.live.routing import websocket_urlpatterns
 
 APP = AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
 

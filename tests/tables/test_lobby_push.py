@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from tables_testkit import fund
 
-from tables import lobby, services
+from tables import services
+from tables.live import lobby
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.core.cache import cache
 
-from tables import presence, realtime
+from tables.live import presence, realtime
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

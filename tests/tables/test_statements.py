@@ -95,7 +95,7 @@ def test_a_move_and_its_answer_over_http(
     the version bump, the pushes after the commit)."""
     from django.core.cache import cache
 
-    from tables import presence
+    from tables.live import presence
 
     user = t.users[1]
     cache.delete(presence.presence_key(t.table.pk, user.pk))

@@ -25,9 +25,10 @@ from tables_testkit import (
 )
 
 from accounts.services import user_add_to_support
-from tables import presenters, services, support_selectors
+from tables import presenters, services
 from tables.models import Deal, DealAccess, DealNote
 from tables.rules.evaluate import evaluate_hand
+from tables.support import selectors as support_selectors
 
 
 @pytest.fixture

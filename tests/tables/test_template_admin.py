@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 
 from tables.models import Table, TableTemplate
-from tables.presets import PRESETS
+from tables.staff.presets import PRESETS
 
 ADD = "/admin/tables/tabletemplate/add/"
 

@@ -10,10 +10,11 @@ import pytest
 from django.core.management import call_command
 from tables_testkit import Planter, TableDriver, plant, play
 
-from tables import selectors, services, tasks
+from tables import selectors, services
 from tables.models import Deal, Game, GameStatus, Move
 from tables.rules import variants
 from tables.services import _pipeline, timers
+from tables.timers import tasks
 
 
 @pytest.fixture

@@ -159,9 +159,9 @@ def test_tie_for_first_plays_tie_breaker_deals_and_the_guarantee_tops_up(
     # exports and verifies with the pure engine alone.
     import json
 
-    from tables import support_selectors
     from tables.management.commands.verify_deal import verify_export
     from tables.models import Deal
+    from tables.support import selectors as support_selectors
 
     deals = list(Deal.objects.filter(game=g).order_by("number"))
     assert len(deals) == 3

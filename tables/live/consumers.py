@@ -1,6 +1,6 @@
 """WebSockets: push-only channels that bring browsers each change of a table (or the lobby).
 
-A table socket joins the table's group (the shared felt, ``tables/realtime.py``; the seats'
+A table socket joins the table's group (the shared felt, ``tables/live/realtime.py``; the seats'
 online badges) and its player's own group (that player's fragment: hand, actions). On
 connecting it is told the current version only: a page that is behind re-fetches its view over
 HTTP (see static/js/table.js). A table socket needs a logged-in user (anonymous handshakes are
@@ -31,10 +31,10 @@ from django.utils.translation import get_supported_language_variant
 from django.utils.translation.trans_real import parse_accept_lang_header
 
 from accounts.throttle import socket_connect_limited
-
-from . import presence, services
-from .models import LIVE_GAME_STATUSES, Game, Seat, Table
-from .realtime import lobby_group, seat_group, table_group
+from tables import services
+from tables.live import presence
+from tables.live.realtime import lobby_group, seat_group, table_group
+from tables.models import LIVE_GAME_STATUSES, Game, Seat, Table
 
 logger = logging.getLogger(__name__)
 # Close codes: too many connects (settings.RATE_LIMITS["socket"]); the channel layer (Redis)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from .engines import engine_of
+from tables.engines import engine_of
 
 __all__ = [
     "FEE_MAX_BPS",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from . import services
+from tables import services
 
 
 @shared_task(name="tables.tasks.game_timeout", ignore_result=True)

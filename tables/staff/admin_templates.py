@@ -1,8 +1,8 @@
 """The admin of table templates, in staff words: money in rupees (₹25.00) or chips, the
 platform fee in percent, every blank rule showing the rule book's default it stands for, each
-refusal next to its field (``tables.template_checks``), and "new template from preset".
+refusal next to its field (``tables.staff.template_checks``), and "new template from preset".
 
-Registered by ``tables.admin`` (which imports this module).
+Registered by ``tables.staff.admin`` (which imports this module).
 """
 
 from __future__ import annotations
@@ -20,10 +20,13 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from ledger.currencies import money_games_on
-
-from . import services
-from .engines import MELD_FIELDS, SETTINGS_FIELDS
-from .inputs import (
+from tables import services
+from tables.engines import MELD_FIELDS, SETTINGS_FIELDS
+from tables.models import TableTemplate, Variant
+from tables.presenters import money
+from tables.staff.presets import PRESETS, preset_by_key
+from tables.staff.template_checks import rule_defaults
+from tables.web.inputs import (
     AsciiFloatField,
     AsciiIntegerField,
     InputRefused,
@@ -33,10 +36,6 @@ from .inputs import (
     money_to_minor,
     percent_to_bps,
 )
-from .models import TableTemplate, Variant
-from .presenters import money
-from .presets import PRESETS, preset_by_key
-from .template_checks import rule_defaults
 
 # Rule fields a blank of which means the rule book's default.
 RULE_FIELDS: tuple[str, ...] = tuple(

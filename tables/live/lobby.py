@@ -101,8 +101,7 @@ def _deferred() -> None:
 def lobby_html() -> dict[str, str]:
     """The lobby's counts, once per language."""
     from ledger.currencies import money_games_on
-
-    from . import selectors
+    from tables import selectors
 
     rows = selectors.lobby_templates(money_games=money_games_on())
     out: dict[str, str] = {}

@@ -1,7 +1,7 @@
 from django.urls import path
 
-from . import consumers
-from .tournaments.consumers import TournamentConsumer
+from tables.live import consumers
+from tables.tournaments.consumers import TournamentConsumer
 
 websocket_urlpatterns = [
     path("ws/tables/<int:table_id>/", consumers.TableConsumer.as_asgi()),

@@ -1,6 +1,7 @@
 from django.urls import path
 
-from . import rules_pages, support_views, views
+from tables.support import views as support_views
+from tables.web import rules_pages, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),

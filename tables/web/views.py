@@ -18,13 +18,14 @@ from django_htmx.http import reswap, retarget
 
 from ledger import selectors as ledger_selectors
 from ledger.currencies import money_games_on
-
-from . import inputs, presence, presenters, selectors, services
-from .engines import OPTIONAL_FIELDS
-from .messages import engine_words, refusal_words
-from .models import LIVE_GAME_STATUSES, Game, Table, TableTemplate
-from .realtime import seat_context
-from .rules.errors import RulesError
+from tables import presenters, selectors, services
+from tables.engines import OPTIONAL_FIELDS
+from tables.live import presence
+from tables.live.realtime import seat_context
+from tables.models import LIVE_GAME_STATUSES, Game, Table, TableTemplate
+from tables.rules.errors import RulesError
+from tables.web import inputs
+from tables.web.messages import engine_words, refusal_words
 
 
 def _stake_words(template: Any) -> str:
@@ -190,7 +191,7 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     context = _viewer_context(request, table)
     if request.htmx:
         return render(request, TABLE, context)
-    from .tournaments.selectors import tournament_for_table
+    from tables.tournaments.selectors import tournament_for_table
 
     context["tournament"] = tournament_for_table(table_id=table.pk)  # the way back to it
     return render(request, "tables/table.html", context)

@@ -44,9 +44,9 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
-from . import presence
-from .events import UNKNOWN_DEAL, TableMoved, table_moved_subscribe
-from .presenters.table import seat_keys
+from tables.events import UNKNOWN_DEAL, TableMoved, table_moved_subscribe
+from tables.live import presence
+from tables.presenters.table import seat_keys
 
 logger = logging.getLogger(__name__)
 
@@ -117,7 +117,7 @@ def _as_viewer(user: Any) -> ExitStack:
 
 
 def _data(moved: TableMoved, user: Any) -> dict[str, Any]:
-    from . import selectors
+    from tables import selectors
 
     return selectors.table_view_data(
         table=moved.table,
@@ -133,7 +133,7 @@ def _data(moved: TableMoved, user: Any) -> dict[str, Any]:
 
 def seat_context(data: dict[str, Any], *, now: float, error: str = "") -> dict[str, Any]:
     """The template context of one seat's fragment."""
-    from . import presenters
+    from tables import presenters
 
     return {"s": presenters.present_seat(data=data, now=now), "error": error}
 
@@ -174,7 +174,7 @@ def render_seat(
 
 
 def felt_context(data: dict[str, Any], *, now: float, online: dict[int, bool]) -> dict[str, Any]:
-    from . import presenters
+    from tables import presenters
 
     return {"t": presenters.present_felt(data=data, now=now, online=online), "pushed": True}
 
@@ -191,8 +191,8 @@ def _felt_unchanged(moved: TableMoved, data: dict[str, Any]) -> bool:
         return False
     if moved.state is None or moved.from_version + 1 != moved.game.version:
         return False
-    from .engines import engine_of
-    from .presenters.moves import move_lines
+    from tables.engines import engine_of
+    from tables.presenters.moves import move_lines
 
     if move_lines(moved.moves, str, None):
         return False
@@ -210,7 +210,7 @@ def table_push(moved: TableMoved) -> None:
     now = time.time()
     try:
         if moved.deal is UNKNOWN_DEAL:
-            from .selectors import newest_deal
+            from tables.selectors import newest_deal
 
             moved = replace(moved, deal=newest_deal(moved.game))
         # The players the view shows at the table (as ``selectors.table_view_data`` does): a
@@ -265,7 +265,7 @@ def table_push(moved: TableMoved) -> None:
             send(table_group(table_id), {"type": "table.felt", "html": html, **frame})
         async_to_sync(_send_all)(layer, outbox)  # one hop to the event loop for them all
         if moved.lobby_changed:
-            from .lobby import lobby_changed
+            from tables.live.lobby import lobby_changed
 
             lobby_changed()
     except Exception:  # a push is best effort: clients re-fetch on reconnect

@@ -1,6 +1,6 @@
 """Admin of the tables.
 
-* Table templates (``tables.admin_templates``): fully editable by staff (variant, seats, money
+* Table templates (``tables.staff.admin_templates``): fully editable by staff (variant, seats, money
   in rupees or chips, scores, pool rules, timers, rule options, Play now's tables, practice
   bots), each impossible value refused next to its field; new templates from presets.
 * Tables: created from a template (through ``services.table_create``); actions cancel the live
@@ -28,13 +28,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from ledger.currencies import money_games_on
-
-from . import (
-    admin_templates,  # noqa: F401  (registers the templates' admin)
-    selectors,
-    services,
-)
-from .models import (
+from tables import selectors, services
+from tables.models import (
     LIVE_GAME_STATUSES,
     BotProfile,
     Deal,
@@ -46,6 +41,7 @@ from .models import (
     Table,
     TableStatus,
 )
+from tables.staff import admin_templates  # noqa: F401  (registers the templates' admin)
 
 REVIEW_PERMISSION = "accounts.review_deals"
 
@@ -59,7 +55,7 @@ def _pretty(data: Any) -> SafeString:
 
 # ----------------------------------------------------------------------------- templates
 # ``TableTemplateAdmin`` (money in rupees and chips, defaults shown, presets) is registered by
-# ``tables.admin_templates``, imported above.
+# ``tables.staff.admin_templates``, imported above.
 
 
 # ----------------------------------------------------------------------------- tables

@@ -24,9 +24,8 @@ EXPIRE_EVERY = 120
 
 async def timer_loop(*, interval: float = 0.5) -> None:
     from ledger.payments.services import deposits_expire
-
-    from . import services
-    from .tournaments.director import tournaments_sweep
+    from tables import services
+    from tables.tournaments.director import tournaments_sweep
 
     sweep = database_sync_to_async(services.timers_sweep)
     expire = database_sync_to_async(deposits_expire)

@@ -16,12 +16,12 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 
-from .engines import engine_of
-from .models import Deal, DealAccess, DealNote, Game, GameStatus, Move, Seat
-from .rules.evaluate import evaluate_hand
-from .rules.melds import classify_group
-from .rules.replay import replay_moves
-from .selectors import ReplayStep, game_ledger, logged_moves
+from tables.engines import engine_of
+from tables.models import Deal, DealAccess, DealNote, Game, GameStatus, Move, Seat
+from tables.rules.evaluate import evaluate_hand
+from tables.rules.melds import classify_group
+from tables.rules.replay import replay_moves
+from tables.selectors import ReplayStep, game_ledger, logged_moves
 
 __all__ = [
     "BIG_LOSS_POINTS",

@@ -12,10 +12,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from ledger.currencies import format_amount
-
-from .engines import engine_of, game_settings, template_settings
-from .models import Game, Table
-from .presenters import variant_label
+from tables.engines import engine_of, game_settings, template_settings
+from tables.models import Game, Table
+from tables.presenters import variant_label
 
 VARIANTS = ("pool101", "pool201", "deals", "points", "classic")
 

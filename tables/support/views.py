@@ -23,10 +23,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from . import presenters, selectors, support_selectors
-from .models import Deal, DealAccessKind, Table
-from .services.errors import TableError
-from .services.support import deal_access_record, deal_note_add
+from tables import presenters, selectors
+from tables.models import Deal, DealAccessKind, Table
+from tables.services.errors import TableError
+from tables.services.support import deal_access_record, deal_note_add
+from tables.support import selectors as support_selectors
 
 PERMISSION = "accounts.review_deals"
 

@@ -3,7 +3,7 @@
 ``tables/rules`` imports no Django, so its messages (``InvalidMove``) are English. They are
 translated at the edge, here: each engine message pattern maps to a marked string with the same
 placeholders. ``engine_words`` is applied to a ``RulesError``'s message before it is shown
-(``tables/views.py``); a message no pattern knows is shown as a general refusal in any language
+(``tables/web/views.py``); a message no pattern knows is shown as a general refusal in any language
 but English (tests/site/test_i18n.py checks that every player-reachable engine message of
 ``tables/rules`` has a pattern here)."""
 
@@ -125,7 +125,7 @@ def engine_words(message: Any) -> str:
 def refusal_words(message: Any) -> str:
     """A refusal as a player reads it (``presenters.player_words``: no seat numbers, cards as
     faces, a capital and a full stop), keeping a Hindi sentence's own full stop (।)."""
-    from .presenters import player_words
+    from tables.presenters import player_words
 
     text = player_words(message)
     return text[:-1] if text.endswith("।.") else text
