@@ -17,7 +17,7 @@ from .selectors import self_exclusion_active
 admin.site.login_form = AdminLoginForm
 
 
-class _History(admin.TabularInline):
+class _History(admin.TabularInline[Any, User]):
     extra = 0
     can_delete = False
 
@@ -43,8 +43,8 @@ class SelfExclusionInline(_History):
 
 
 @admin.register(User)
-class UserAdmin(BaseUserAdmin):
-    fieldsets = (  # type: ignore[assignment]
+class UserAdmin(BaseUserAdmin[User]):
+    fieldsets = (
         *BaseUserAdmin.fieldsets,  # type: ignore[misc]
         ("Table", {"fields": ("display_name",)}),
         (

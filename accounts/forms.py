@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from .models import SelfExclusionPeriod, User
 
 
-class SignUpForm(UserCreationForm):
+class SignUpForm(UserCreationForm[User]):
     """Sign-up; while money games are on (``settings.MONEY_GAMES``) the player must confirm
     being 18 or older (the time is stored on the account)."""
 
@@ -30,7 +30,7 @@ class SignUpForm(UserCreationForm):
         }
 
     def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        super().__init__(*args, **kwargs)
         if not getattr(settings, "MONEY_GAMES", True):
             del self.fields["age_confirmed"]
 
@@ -82,7 +82,7 @@ class SelfExclusionForm(forms.Form):
     )
 
 
-class ProfileForm(forms.ModelForm):
+class ProfileForm(forms.ModelForm[User]):
     class Meta:
         model = User
         fields = ("display_name", "language", "time_zone")
@@ -108,7 +108,8 @@ class _BoundedCredentials:
 
     def clean_username(self) -> str:
         username = str(self.cleaned_data.get("username") or "")
-        limit = self.fields["username"].max_length or 150
+        field = self.fields["username"]
+        limit = (field.max_length if isinstance(field, forms.CharField) else None) or 150
         if len(username) > limit:
             raise forms.ValidationError(
                 _("A username has at most %(limit)s characters.") % {"limit": limit}

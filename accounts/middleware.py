@@ -9,21 +9,24 @@ from __future__ import annotations
 
 import zoneinfo
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone, translation
 
+if TYPE_CHECKING:
+    from .models import User
 
-def player_language(user: Any) -> str:
+
+def player_language(user: User) -> str:
     """The language a player's pages are rendered in outside a request (pushed table views):
     the saved choice, else the site's default."""
     language = getattr(user, "language", "") or ""
     return language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
 
 
-def player_time_zone(user: Any) -> zoneinfo.ZoneInfo:
+def player_time_zone(user: User) -> zoneinfo.ZoneInfo:
     name = getattr(user, "time_zone", "") or settings.PLAYER_TIME_ZONE_DEFAULT
     try:
         return zoneinfo.ZoneInfo(name)

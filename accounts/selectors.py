@@ -6,14 +6,17 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils import timezone
 
 from .models import DepositLimit, LimitPeriod, SelfExclusion
 
+if TYPE_CHECKING:
+    from .models import User
 
-def self_exclusion_active(*, user: Any, now: datetime | None = None) -> SelfExclusion | None:
+
+def self_exclusion_active(*, user: User, now: datetime | None = None) -> SelfExclusion | None:
     """The self-exclusion in force for ``user`` now (the one ending last), or None."""
     if user is None or getattr(user, "pk", None) is None:
         return None
@@ -25,7 +28,7 @@ def self_exclusion_active(*, user: Any, now: datetime | None = None) -> SelfExcl
     )
 
 
-def deposit_limit_current(*, user: Any, period: str, now: datetime | None = None) -> int | None:
+def deposit_limit_current(*, user: User, period: str, now: datetime | None = None) -> int | None:
     """The limit in force (paise) for the period, or None for no limit."""
     now = now or timezone.now()
     row = (
@@ -36,7 +39,7 @@ def deposit_limit_current(*, user: Any, period: str, now: datetime | None = None
     return None if row is None else row.amount
 
 
-def deposit_limit_pending(*, user: Any, period: str, now: datetime | None = None) -> Any:
+def deposit_limit_pending(*, user: User, period: str, now: datetime | None = None) -> Any:
     """A raise still cooling off (the latest row set, not effective yet), or None."""
     now = now or timezone.now()
     row = DepositLimit.objects.filter(user_id=user.pk, period=period).order_by("-set_at", "-id")
@@ -46,7 +49,7 @@ def deposit_limit_pending(*, user: Any, period: str, now: datetime | None = None
     return None
 
 
-def deposit_limits_overview(*, user: Any, now: datetime | None = None) -> list[dict[str, Any]]:
+def deposit_limits_overview(*, user: User, now: datetime | None = None) -> list[dict[str, Any]]:
     """For the responsible-play page: each period's current limit and any pending raise."""
     now = now or timezone.now()
     return [
@@ -60,7 +63,7 @@ def deposit_limits_overview(*, user: Any, now: datetime | None = None) -> list[d
     ]
 
 
-def player_money_policy(*, user: Any, now: datetime) -> dict[str, Any]:
+def player_money_policy(*, user: User, now: datetime) -> dict[str, Any]:
     """What the player's own rules allow now, for the cashier: ``daily_limit`` and
     ``monthly_limit`` (paise or None), ``self_excluded_until`` (datetime or None) and
     ``identity_verified``."""

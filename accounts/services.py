@@ -4,7 +4,6 @@ rules (deposit limits, self-exclusion) and the identity check staff record."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.apps import apps
 from django.conf import settings
@@ -119,13 +118,13 @@ def user_identity_set(*, user: User, verified: bool, now: datetime | None = None
     return user
 
 
-def _lock_user(user: Any) -> User:
+def _lock_user(user: User) -> User:
     return User.objects.select_for_update().get(pk=user.pk)
 
 
 @transaction.atomic
 def limits_set(
-    *, user: Any, period: str, amount: int | None, now: datetime | None = None
+    *, user: User, period: str, amount: int | None, now: datetime | None = None
 ) -> DepositLimit | None:
     """Set the player's daily or monthly deposit limit (paise; None removes it). Lower than
     the limit in force (or a first limit): effective at once, replacing any raise still
@@ -150,7 +149,7 @@ def limits_set(
 
 
 @transaction.atomic
-def self_exclusion_start(*, user: Any, period: str, now: datetime | None = None) -> SelfExclusion:
+def self_exclusion_start(*, user: User, period: str, now: datetime | None = None) -> SelfExclusion:
     """Exclude the player from money games (cash tables and deposits) for the period. It cannot
     be undone early; a longer one may be added while one runs (the later end counts)."""
     if period not in SELF_EXCLUSION_LENGTHS:

@@ -17,7 +17,7 @@ the consumer."""
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from django.conf import settings
@@ -162,7 +162,7 @@ class _ScopeRequest:
 
     method = "GET"
 
-    def __init__(self, scope: dict[str, Any]) -> None:
+    def __init__(self, scope: Mapping[str, Any]) -> None:
         self.user = scope.get("user")
         client = scope.get("client") or ("", 0)
         self.META: dict[str, str] = {"REMOTE_ADDR": str(client[0] or "")}
@@ -171,6 +171,6 @@ class _ScopeRequest:
                 self.META["HTTP_X_FORWARDED_FOR"] = value.decode("latin-1")
 
 
-def socket_connect_limited(scope: dict[str, Any]) -> bool:
+def socket_connect_limited(scope: Mapping[str, Any]) -> bool:
     """The ``socket`` limits for a WebSocket connection being opened."""
     return limited(_ScopeRequest(scope), group="socket")

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
@@ -13,11 +15,12 @@ from django.views.i18n import set_language
 
 from . import selectors, services
 from .forms import DepositLimitsForm, ProfileForm, SelfExclusionForm, SignUpForm
+from .http import AuthenticatedHttpRequest
 
 
-def _when(moment: object) -> str:
+def _when(moment: datetime | None) -> str:
     """A moment in the player's time zone and language (``DATETIME_FORMAT`` of the locale)."""
-    return formats.date_format(timezone.localtime(moment), "DATETIME_FORMAT")  # type: ignore[arg-type]
+    return formats.date_format(timezone.localtime(moment), "DATETIME_FORMAT")
 
 
 @require_POST
@@ -28,7 +31,7 @@ def language_set(request: HttpRequest) -> HttpResponse:
     response = set_language(request)
     language = request.POST.get("language", "")
     if request.user.is_authenticated and language in dict(settings.LANGUAGES):
-        services.user_locale_update(user=request.user, language=language)  # type: ignore[arg-type]
+        services.user_locale_update(user=request.user, language=language)
     return response
 
 
@@ -60,15 +63,15 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def profile(request: HttpRequest) -> HttpResponse:
+def profile(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = ProfileForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
         services.user_profile_update(
-            user=request.user,  # type: ignore[arg-type]
+            user=request.user,
             display_name=form.cleaned_data["display_name"],
         )
         services.user_locale_update(
-            user=request.user,  # type: ignore[arg-type]
+            user=request.user,
             language=form.cleaned_data["language"],
             time_zone=form.cleaned_data["time_zone"],
         )
@@ -82,7 +85,7 @@ def profile(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def responsible_play(request: HttpRequest) -> HttpResponse:
+def responsible_play(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The player's own money rules: daily and monthly deposit limits (lower at once, higher
     after 24 hours) and self-exclusion (1 day to 6 months, not undone early)."""
     limits_form = DepositLimitsForm(prefix="limits")

@@ -96,7 +96,7 @@ def main() -> None:
     for pair in args.pairs.split(","):
         weak, strong = pair.split("-")
         started = time.perf_counter()
-        r = pairing(weak, strong, args.deals)  # type: ignore[arg-type]
+        r = pairing(weak, strong, args.deals)
         took = time.perf_counter() - started
         verdict = (
             "outside the CI"

@@ -116,7 +116,7 @@ def run(moves: int) -> None:
             Path(os.environ["BENCH_DUMP"]).write_text(html)
         return html
 
-    realtime.render_felt, realtime.render_seat = felt, seat  # type: ignore[assignment]
+    realtime.render_felt, realtime.render_seat = felt, seat
     push = realtime.table_push  # (read at run time: a profiler may wrap it)
 
     def timed_push(moved: Any) -> None:

@@ -29,7 +29,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -131,12 +131,14 @@ def main() -> int:
             if moves >= args.min_moves:
                 break
         assert deal is not None
+        from accounts.http import AuthenticatedHttpRequest
         from tables.history.views import deal_review
 
         factory = RequestFactory()
 
         def fetch() -> Any:
-            request = factory.get(f"/me/games/deal/{deal.pk}/")
+            # The request of a signed-in player, as login_required lets through.
+            request = cast(AuthenticatedHttpRequest, factory.get(f"/me/games/deal/{deal.pk}/"))
             request.user = users[0]
             request.session = {}  # type: ignore[assignment]
             return deal_review(request, deal.pk)

@@ -50,9 +50,10 @@ def mid_deal_state() -> Any:
         seat = deal.turn
         now += 1.0
         state = game_apply(state, PickClosed(seat=seat), now=now).state
-        picked = state.deal.picked  # type: ignore[union-attr]
+        after = state.deal
+        assert after is not None and after.picked is not None
         now += 1.0
-        state = game_apply(state, Discard(seat=seat, card=picked), now=now).state
+        state = game_apply(state, Discard(seat=seat, card=after.picked), now=now).state
     return state
 
 

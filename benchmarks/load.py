@@ -385,7 +385,7 @@ async def run_level(tables: list[dict[str, Any]], args: Any) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=500, max_keepalive_connections=500)
     clients = {u: new_client(u, limits=limits, timeout=30) for u in urls}
     peak = [0]
-    watcher = asyncio.create_task(pg_connections(args.database_url, stop, peak))
+    counter = asyncio.create_task(pg_connections(args.database_url, stop, peak))
     cpu_before = cpu_seconds(args.pids)
     proxy_before = cpu_seconds(args.proxy_pids)
     counts_before = database_counts(args.database_url, args.pgbouncer_admin)
@@ -409,7 +409,7 @@ async def run_level(tables: list[dict[str, Any]], args: Any) -> dict[str, Any]:
         )
     ]
     await asyncio.gather(*players, return_exceptions=True)
-    await asyncio.gather(*listeners, watcher, return_exceptions=True)
+    await asyncio.gather(*listeners, counter, return_exceptions=True)
     for client in clients.values():
         await client.aclose()
     return {

@@ -18,12 +18,13 @@ from . import services
 from .currencies import format_amount
 from .errors import LedgerError
 from .forms import AdjustmentForm, ReversalForm
+from .http import AuthenticatedHttpRequest
 from .models import Account, AccountKind, Entry, Transaction
 from .payments.admin import adjust_player_view  # registers the cashier's admin too
 from .selectors import transaction_is_reversible
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(admin.ModelAdmin[Any]):
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
@@ -66,7 +67,7 @@ class AccountAdmin(ReadOnlyAdmin):
             format_html(
                 '<a href="{}?q={}">transactions</a>',
                 reverse("admin:ledger_transaction_changelist"),
-                obj.user.username if obj.user_id else obj.ref,
+                obj.user.username if obj.user is not None else obj.ref,
             )
         ]
         if obj.kind == AccountKind.WALLET:
@@ -102,7 +103,7 @@ class AccountAdmin(ReadOnlyAdmin):
             return None
         return HttpResponseRedirect(reverse("admin:ledger_account_adjust", args=[wallets[0].pk]))
 
-    def adjust_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+    def adjust_view(self, request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         if not request.user.has_perm("ledger.adjust_wallet"):
             raise PermissionDenied
         account = get_object_or_404(Account.objects.select_related("user"), pk=pk)
@@ -141,7 +142,7 @@ class AccountAdmin(ReadOnlyAdmin):
         return render(request, "ledger/admin/adjust.html", context, status=status)
 
 
-class EntryInline(admin.TabularInline):
+class EntryInline(admin.TabularInline[Entry, Transaction]):
     model = Entry
     fields = ("account", "amount_shown", "balance_after_shown")
     readonly_fields = fields
@@ -223,7 +224,7 @@ class TransactionAdmin(ReadOnlyAdmin):
         tx = queryset.get()
         return HttpResponseRedirect(reverse("admin:ledger_transaction_reverse", args=[tx.pk]))
 
-    def reverse_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+    def reverse_view(self, request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         if not request.user.has_perm("ledger.reverse_transaction"):
             raise PermissionDenied
         tx = get_object_or_404(Transaction, pk=pk)

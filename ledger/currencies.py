@@ -14,6 +14,7 @@ from django.db import models
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
+from django_stubs_ext import StrOrPromise
 
 
 class Currency(models.TextChoices):
@@ -24,7 +25,7 @@ class Currency(models.TextChoices):
 @dataclass(frozen=True)
 class CurrencyInfo:
     code: str
-    label: str  # a lazy translation: str() it in the viewer's language
+    label: StrOrPromise  # a lazy translation: str() it in the viewer's language
     decimals: int
     prefix: str
     suffix: str

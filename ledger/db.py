@@ -18,7 +18,7 @@ import functools
 import logging
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, ParamSpec, TypeVar, overload
 
 from django.db import DatabaseError, connection, transaction
@@ -136,9 +136,10 @@ def sqlite_connection_created(sender: Any, connection: BaseDatabaseWrapper, **kw
         return
     original = ops.execute_sql_flush
 
-    def execute_sql_flush(sql_list: list[str]) -> None:
+    def execute_sql_flush(sql_list: Iterable[str]) -> None:
         with purge_allowed():
             original(sql_list)
 
-    ops.execute_sql_flush = execute_sql_flush
-    ops._ledger_flush_wrapped = True
+    # Wrapping this connection's method on purpose (an attribute set on the instance).
+    ops.execute_sql_flush = execute_sql_flush  # type: ignore[method-assign]
+    ops._ledger_flush_wrapped = True  # type: ignore[attr-defined]

@@ -7,15 +7,16 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 
 class LedgerError(ValueError):
     """A refused ledger operation. ``message`` is player-facing; ``details`` carries the
     machine-readable facts (amounts in minor units, keys, references)."""
 
-    default_message = _("The payment could not be completed.")
+    default_message: StrOrPromise = _("The payment could not be completed.")
 
-    def __init__(self, message: str | None = None, **details: Any) -> None:
+    def __init__(self, message: StrOrPromise | None = None, **details: Any) -> None:
         # A lazy translation becomes text in the language active when it is shown.
         self.message = message or self.default_message
         self.details = details

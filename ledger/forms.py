@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import uuid
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 from django import forms
 from django.utils.translation import gettext as _
@@ -78,7 +79,7 @@ class AdjustmentForm(forms.Form):
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=2000)
     key = forms.CharField(widget=forms.HiddenInput, max_length=64)
 
-    def __init__(self, *args: object, currency: str, **kwargs: object) -> None:
+    def __init__(self, *args: Any, currency: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.currency = currency
         if not self.is_bound:

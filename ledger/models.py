@@ -18,13 +18,14 @@ status and a history, and point at the transactions that moved the money.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 from .currencies import Currency, format_amount
 from .errors import AppendOnlyViolation
@@ -106,7 +107,7 @@ class Account(models.Model):
 
     class Meta:
         ordering: ClassVar[list[str]] = ["id"]
-        permissions: ClassVar[list[tuple[str, str]]] = [
+        permissions: ClassVar[list[tuple[str, StrOrPromise]]] = [
             ("adjust_wallet", "Can credit or debit a player wallet (staff adjustment)"),
         ]
         constraints: ClassVar[list[Any]] = [
@@ -157,7 +158,10 @@ class Account(models.Model):
         return format_amount(self.balance, self.currency)
 
 
-class AppendOnlyQuerySet(models.QuerySet[Any]):
+_M = TypeVar("_M", bound=models.Model)
+
+
+class AppendOnlyQuerySet(models.QuerySet[_M]):
     """Bulk ``update()``/``delete()`` are refused here; the database refuses them too."""
 
     def update(self, **kwargs: Any) -> int:
@@ -212,7 +216,7 @@ class Transaction(AppendOnlyModel):
 
     class Meta:
         ordering: ClassVar[list[str]] = ["-id"]
-        permissions: ClassVar[list[tuple[str, str]]] = [
+        permissions: ClassVar[list[tuple[str, StrOrPromise]]] = [
             ("reverse_transaction", "Can reverse a ledger transaction"),
         ]
         constraints: ClassVar[list[Any]] = [

@@ -14,7 +14,7 @@ from .models import Account, AccountKind, Entry, Transaction, TransactionKind
 
 if TYPE_CHECKING:
     # Users are ``settings.AUTH_USER_MODEL``; the ledger does not import the accounts app.
-    from django.contrib.auth.models import AbstractUser as User
+    from django.contrib.auth.models import _User as User  # the AUTH_USER_MODEL
 
 __all__ = [
     "closing_counts",
@@ -147,7 +147,7 @@ def closing_counts(*, refs: Iterable[str]) -> dict[str, int]:
     return {ref: int(n) for ref, n in rows}
 
 
-def wallet_balances_for_header(*, user: Any) -> list[dict[str, Any]]:
+def wallet_balances_for_header(*, user: User) -> list[dict[str, Any]]:
     """Every currency with the player's balance, for the page header:
     ``[{"currency": "cash", "amount": 1250, "display": "₹12.50"}, ...]``. With money games
     off (``settings.MONEY_GAMES``) only practice chips; nothing for staff without a wallet."""
@@ -178,7 +178,7 @@ def transaction_is_reversible(*, transaction: Transaction) -> bool:
     return not Transaction.objects.filter(reverses=transaction).exists()
 
 
-def practice_chips_summary(*, user: Any) -> dict[str, Any]:
+def practice_chips_summary(*, user: User) -> dict[str, Any]:
     """The player's practice chips in words for the lobby and the wallet: the balance, the
     welcome chips got at sign-up (``welcome``: None if none) and the daily top-up rule."""
     from .services import practice_policy, practice_welcome_key

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -16,13 +16,14 @@ from . import selectors, services
 from .currencies import CURRENCY_INFO, CURRENCY_ORDER, currencies_shown, money_games_on
 from .errors import LedgerError
 from .forms import RupeesForm
+from .http import AuthenticatedHttpRequest
 from .payments.selectors import deposits_context, withdrawals_for_player
 
 STATEMENT_PAGE_SIZE = 25
 
 
 @login_required
-def wallet(request: HttpRequest) -> HttpResponse:
+def wallet(request: AuthenticatedHttpRequest) -> HttpResponse:
     money = money_games_on()
     shown = currencies_shown()
     # Money games off: a player who still owns cash (or has a withdrawal under way) sees it and
@@ -63,7 +64,7 @@ def wallet(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def practice_topup(request: HttpRequest) -> HttpResponse:
+def practice_topup(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The daily free practice chips (once a day, below the staff's cap; race-safe)."""
     try:
         tx = services.practice_chips_top_up_daily(user=request.user)

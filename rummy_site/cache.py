@@ -53,7 +53,7 @@ class FallbackRedisCache(RedisCache):
                     self._down_until = time.monotonic() + self.retry_after_s
         return local_call()
 
-    def add(self, key: Any, value: Any, timeout: Any = None, version: Any = None) -> bool:  # type: ignore[override]
+    def add(self, key: Any, value: Any, timeout: Any = None, version: Any = None) -> bool:
         return self._either(
             "add",
             lambda: super(FallbackRedisCache, self).add(key, value, timeout, version),
@@ -67,14 +67,14 @@ class FallbackRedisCache(RedisCache):
             lambda: self._local.get(key, default, version),
         )
 
-    def set(self, key: Any, value: Any, timeout: Any = None, version: Any = None) -> None:  # type: ignore[override]
+    def set(self, key: Any, value: Any, timeout: Any = None, version: Any = None) -> None:
         self._either(
             "set",
             lambda: super(FallbackRedisCache, self).set(key, value, timeout, version),
             lambda: self._local.set(key, value, timeout, version),
         )
 
-    def touch(self, key: Any, timeout: Any = None, version: Any = None) -> bool:  # type: ignore[override]
+    def touch(self, key: Any, timeout: Any = None, version: Any = None) -> bool:
         return self._either(
             "touch",
             lambda: super(FallbackRedisCache, self).touch(key, timeout, version),
@@ -109,7 +109,7 @@ class FallbackRedisCache(RedisCache):
             lambda: self._local.incr(key, delta, version),
         )
 
-    def set_many(self, data: Any, timeout: Any = None, version: Any = None) -> list[Any]:  # type: ignore[override]
+    def set_many(self, data: Any, timeout: Any = None, version: Any = None) -> list[Any]:
         return self._either(
             "set_many",
             lambda: super(FallbackRedisCache, self).set_many(data, timeout, version),

@@ -161,7 +161,7 @@ def exposition() -> bytes:
     else:
         body = generate_latest(REGISTRY)
     states = CollectorRegistry()
-    states.register(StateCollector())  # type: ignore[arg-type]
+    states.register(StateCollector())
     return body + generate_latest(states)
 
 

@@ -17,10 +17,15 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+import django_stubs_ext
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 from rummy_site.env import env_bool, env_float, env_int, env_list, env_str
+
+# django-stubs types ModelAdmin, ModelForm and friends as generics (`admin.ModelAdmin[Account]`);
+# this lets those classes be subscripted at run time too.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -409,7 +414,7 @@ USE_TZ = True
 # --- Static files: served by the app itself through WhiteNoise ---------------------------------
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_DIRS: list[Path | tuple[str, Path]] = [BASE_DIR / "static"]
 # The front-end packages come from npm (package.json, `npm ci`) and are served from node_modules
 # under static/vendor/; the system check rummy_site.checks.frontend_packages fails loudly when a
 # file a page loads is missing (it would only 404 in the browser).

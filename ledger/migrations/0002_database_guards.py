@@ -20,6 +20,7 @@ If a later migration makes Django rebuild one of these tables on SQLite (it copi
 which drops its triggers), that migration must create the SQLite triggers again.
 """
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.db import migrations
@@ -233,9 +234,10 @@ class RunSQLFor(migrations.RunSQL):
 
     def __init__(self, vendor: str, sql: list[str], reverse_sql: list[str], **kwargs: Any):
         self.vendor = vendor
-        super().__init__(sql, reverse_sql, **kwargs)
+        # As tuples: django-stubs types the statements as list[str | (sql, params)] or a tuple.
+        super().__init__(tuple(sql), tuple(reverse_sql), **kwargs)
 
-    def deconstruct(self) -> tuple[str, list[Any], dict[str, Any]]:
+    def deconstruct(self) -> tuple[str, Sequence[Any], dict[str, Any]]:
         name, args, kwargs = super().deconstruct()
         kwargs["vendor"] = self.vendor
         return name, args, kwargs

@@ -20,13 +20,14 @@ from .. import services as ledger_services
 from ..currencies import CURRENCY_INFO, format_amount
 from ..errors import LedgerError
 from ..forms import AdjustmentForm
+from ..http import AuthenticatedHttpRequest
 from ..models import PracticeChipsPolicy
 from ..selectors import wallet_balance
 from . import services
 from .models import Deposit, DepositEvent, Withdrawal, WithdrawalEvent, WithdrawalStatus
 
 
-class _ReadOnlyInline(admin.TabularInline):
+class _ReadOnlyInline(admin.TabularInline[Any, Any]):
     extra = 0
     can_delete = False
 
@@ -43,7 +44,7 @@ class DepositEventInline(_ReadOnlyInline):
 
 
 @admin.register(Deposit)
-class DepositAdmin(admin.ModelAdmin):
+class DepositAdmin(admin.ModelAdmin[Deposit]):
     list_display = ("reference", "user", "amount_display", "status", "provider", "created_at")
     list_filter = ("status", "provider")
     search_fields = ("reference", "user__username", "provider_payment_id", "provider_intent_id")
@@ -94,7 +95,7 @@ class DecisionForm(forms.Form):
 
 
 @admin.register(Withdrawal)
-class WithdrawalAdmin(admin.ModelAdmin):
+class WithdrawalAdmin(admin.ModelAdmin[Withdrawal]):
     list_display = ("id", "user", "amount_display", "status", "created_at", "decided_by")
     list_filter = ("status",)
     search_fields = ("=id", "user__username")
@@ -137,12 +138,18 @@ class WithdrawalAdmin(admin.ModelAdmin):
         ]
         return custom + super().get_urls()
 
-    def change_view(self, request: HttpRequest, object_id: str, *args: Any, **kwargs: Any) -> Any:
-        extra = kwargs.pop("extra_context", None) or {}
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        extra = extra_context or {}
         extra["decide_url"] = reverse("admin:ledger_withdrawal_decide", args=[object_id])
-        return super().change_view(request, object_id, *args, extra_context=extra, **kwargs)
+        return super().change_view(request, object_id, form_url, extra_context=extra)
 
-    def decide_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+    def decide_view(self, request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         if not request.user.has_perm("ledger.decide_withdrawal"):
             raise PermissionDenied
         withdrawal = get_object_or_404(Withdrawal.objects.select_related("user"), pk=pk)
@@ -191,7 +198,7 @@ class WithdrawalAdmin(admin.ModelAdmin):
 
 
 @admin.register(PracticeChipsPolicy)
-class PracticeChipsPolicyAdmin(admin.ModelAdmin):
+class PracticeChipsPolicyAdmin(admin.ModelAdmin[PracticeChipsPolicy]):
     list_display = ("__str__", "welcome_amount", "daily_amount", "balance_cap", "updated_at")
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -206,7 +213,9 @@ class PlayerAdjustmentForm(AdjustmentForm):
     the player has none yet)."""
 
 
-def adjust_player_view(admin_site: admin.AdminSite, request: HttpRequest) -> HttpResponse:
+def adjust_player_view(
+    admin_site: admin.AdminSite, request: AuthenticatedHttpRequest
+) -> HttpResponse:
     """``/admin/ledger/account/adjust-player/?user=<id>&currency=cash``: a staff credit or
     debit of any player, with a reason; the ledger creates the wallet when needed."""
     if not request.user.has_perm("ledger.adjust_wallet"):

@@ -16,6 +16,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 from ..currencies import format_amount
 
@@ -151,7 +152,7 @@ class Withdrawal(models.Model):
     class Meta:
         app_label = "ledger"
         ordering: ClassVar[list[str]] = ["-id"]
-        permissions: ClassVar[list[tuple[str, str]]] = [
+        permissions: ClassVar[list[tuple[str, StrOrPromise]]] = [
             ("decide_withdrawal", "Can approve or reject a withdrawal"),
         ]
         constraints: ClassVar[list[Any]] = [

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.utils.module_loading import import_string
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import _User as User  # the AUTH_USER_MODEL
 
 
 @dataclass(frozen=True)
@@ -22,7 +25,7 @@ class PlayerPolicy:
     identity_verified: bool = False
 
 
-def player_policy(*, user: Any, now: datetime) -> PlayerPolicy:
+def player_policy(*, user: User, now: datetime) -> PlayerPolicy:
     path = getattr(settings, "PAYMENTS_PLAYER_POLICY", "")
     if not path:
         return PlayerPolicy()

@@ -5,11 +5,14 @@ accounts."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import QuerySet, Sum
 
 from .models import Deposit, DepositStatus, Withdrawal, WithdrawalStatus
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import _User as User  # the AUTH_USER_MODEL
 
 # Deposits that count against a limit: paid, and pending ones (a checkout still open).
 COUNTED = (DepositStatus.PENDING, DepositStatus.PAID)
@@ -21,18 +24,18 @@ DAILY_WINDOW = timedelta(hours=24)
 MONTHLY_WINDOW = timedelta(days=30)
 
 
-def _counted(*, user: Any, since: datetime) -> QuerySet[Deposit]:
+def _counted(*, user: User, since: datetime) -> QuerySet[Deposit]:
     return Deposit.objects.filter(user_id=user.pk, status__in=COUNTED, created_at__gt=since)
 
 
-def deposit_total_since(*, user: Any, since: datetime) -> int:
+def deposit_total_since(*, user: User, since: datetime) -> int:
     """Paid and pending deposits of the player made after ``since``, in paise."""
     total = _counted(user=user, since=since).aggregate(total=Sum("amount"))["total"]
     return int(total or 0)
 
 
 def deposit_room_from(
-    *, user: Any, now: datetime, window: timedelta, limit: int, amount: int
+    *, user: User, now: datetime, window: timedelta, limit: int, amount: int
 ) -> datetime | None:
     """When a deposit of ``amount`` fits the ``limit`` over the rolling ``window`` again: the
     moment enough of the counted deposits have left the window. None when it never fits (the
@@ -48,11 +51,11 @@ def deposit_room_from(
     return now
 
 
-def deposits_for_player(*, user: Any, limit: int = 20) -> QuerySet[Deposit]:
+def deposits_for_player(*, user: User, limit: int = 20) -> QuerySet[Deposit]:
     return Deposit.objects.filter(user_id=user.pk).order_by("-id")[:limit]
 
 
-def deposits_context(*, user: Any) -> dict[str, Any]:
+def deposits_context(*, user: User) -> dict[str, Any]:
     """The wallet's deposits list: the latest deposits and whether one is still pending (the
     list then follows it live)."""
     deposits = list(deposits_for_player(user=user))
@@ -62,7 +65,7 @@ def deposits_context(*, user: Any) -> dict[str, Any]:
     }
 
 
-def withdrawals_for_player(*, user: Any, limit: int = 20) -> QuerySet[Withdrawal]:
+def withdrawals_for_player(*, user: User, limit: int = 20) -> QuerySet[Withdrawal]:
     return Withdrawal.objects.filter(user_id=user.pk).order_by("-id")[:limit]
 
 

@@ -13,7 +13,7 @@ import logging
 import secrets
 from collections.abc import Mapping
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -52,6 +52,9 @@ from .providers import (
 )
 from .selectors import DAILY_WINDOW, MONTHLY_WINDOW, deposit_room_from, deposit_total_since
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import _User as User  # the AUTH_USER_MODEL
+
 logger = logging.getLogger("ledger.payments")
 
 MIN_DEPOSIT = 100  # ₹1.00
@@ -84,7 +87,7 @@ def _when(moment: datetime) -> str:
     return formats.date_format(timezone.localtime(moment), "DATETIME_FORMAT")
 
 
-def _check_limit(*, user: Any, amount: int, limit: int | None, now: datetime, period: str) -> None:
+def _check_limit(*, user: User, amount: int, limit: int | None, now: datetime, period: str) -> None:
     """Refuse a deposit that takes the paid and pending deposits of the rolling window (24
     hours for the daily limit, 30 days for the monthly one) over the limit, saying what fits
     now and from when the amount fits."""
@@ -116,7 +119,7 @@ def _check_limit(*, user: Any, amount: int, limit: int | None, now: datetime, pe
 
 @retry_on_conflict
 def deposit_start(
-    *, user: Any, amount: int, provider: str | None = None, now: datetime | None = None
+    *, user: User, amount: int, provider: str | None = None, now: datetime | None = None
 ) -> Deposit:
     """Open a deposit of ``amount`` paise at the provider and return it (pending, with the
     checkout URL to send the player to). Refused while money games are off, while the player
@@ -346,7 +349,7 @@ LATE_PAID = "a paid callback arriving later still credits the wallet"
 
 
 @retry_on_conflict
-def deposit_cancel(*, user: Any, reference: str, now: datetime | None = None) -> Deposit:
+def deposit_cancel(*, user: User, reference: str, now: datetime | None = None) -> Deposit:
     """The player gives up a pending checkout: cancelled, nothing credited, and it no longer
     counts against the deposit limits. A second press finds it cancelled and changes nothing.
     If the provider still reports it paid, the payment is credited (a paid callback wins)."""
@@ -419,7 +422,7 @@ def deposits_expire(*, now: datetime | None = None, batch: int = 500) -> int:
 
 
 @retry_on_conflict
-def withdrawal_request(*, user: Any, amount: int, now: datetime | None = None) -> Withdrawal:
+def withdrawal_request(*, user: User, amount: int, now: datetime | None = None) -> Withdrawal:
     """Ask to withdraw ``amount`` paise of cash. Only a player whose identity staff verified;
     allowed while self-excluded and while money games are off (the player takes out what they
     own). The amount is held at once (wallet -> pending withdrawals), so
@@ -453,7 +456,7 @@ def withdrawal_request(*, user: Any, amount: int, now: datetime | None = None) -
     return withdrawal
 
 
-def _decide(*, withdrawal: Withdrawal, staff_user: Any, reason: str, target: str) -> Withdrawal:
+def _decide(*, withdrawal: Withdrawal, staff_user: User, reason: str, target: str) -> Withdrawal:
     staff = check_staff(staff_user)
     reason = check_reason(reason)
     with transaction.atomic():
@@ -496,7 +499,7 @@ def _decide(*, withdrawal: Withdrawal, staff_user: Any, reason: str, target: str
 
 
 @retry_on_conflict
-def withdrawal_approve(*, withdrawal: Withdrawal, staff_user: Any, reason: str) -> Withdrawal:
+def withdrawal_approve(*, withdrawal: Withdrawal, staff_user: User, reason: str) -> Withdrawal:
     """Staff paid the withdrawal out (pending withdrawals -> withdrawals), with a reason or
     payout note."""
     return _decide(
@@ -508,7 +511,7 @@ def withdrawal_approve(*, withdrawal: Withdrawal, staff_user: Any, reason: str) 
 
 
 @retry_on_conflict
-def withdrawal_reject(*, withdrawal: Withdrawal, staff_user: Any, reason: str) -> Withdrawal:
+def withdrawal_reject(*, withdrawal: Withdrawal, staff_user: User, reason: str) -> Withdrawal:
     """Staff refused the withdrawal: the held amount goes back to the player's wallet."""
     return _decide(
         withdrawal=withdrawal,

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from ..currencies import money_games_on
 from ..errors import LedgerError
 from ..forms import RupeesForm
+from ..http import AuthenticatedHttpRequest
 from . import services
 from .models import Deposit, SandboxPayment
 from .providers import CallbackRefused
@@ -38,14 +39,14 @@ def _money_off(request: HttpRequest) -> HttpResponse:
 
 def _form_refused(request: HttpRequest, form: RupeesForm) -> HttpResponse:
     for error in form.errors.get("amount", [_("Enter an amount in rupees.")]):
-        messages.error(request, error)
+        messages.error(request, str(error))
     response = redirect(_cash_wallet())
     return response
 
 
 @login_required
 @require_POST
-def deposit_create(request: HttpRequest) -> HttpResponse:
+def deposit_create(request: AuthenticatedHttpRequest) -> HttpResponse:
     if not money_games_on():
         return _money_off(request)
     form = RupeesForm(request.POST)
@@ -61,7 +62,7 @@ def deposit_create(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_GET
-def deposits_live(request: HttpRequest) -> HttpResponse:
+def deposits_live(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The wallet's deposits list alone (polled while a deposit is pending), with the header
     balance out of band so a credited deposit shows at once."""
     if not money_games_on():
@@ -72,7 +73,7 @@ def deposits_live(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def deposit_cancel(request: HttpRequest, reference: str) -> HttpResponse:
+def deposit_cancel(request: AuthenticatedHttpRequest, reference: str) -> HttpResponse:
     if not money_games_on():
         return _money_off(request)
     try:
@@ -90,7 +91,7 @@ def deposit_cancel(request: HttpRequest, reference: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def withdrawal_create(request: HttpRequest) -> HttpResponse:
+def withdrawal_create(request: AuthenticatedHttpRequest) -> HttpResponse:
     # Open while money games are off too: players take out the cash they own.
     form = RupeesForm(request.POST)
     if not form.is_valid():
@@ -114,7 +115,7 @@ def withdrawal_create(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def sandbox_checkout(request: HttpRequest, reference: str) -> HttpResponse:
+def sandbox_checkout(request: AuthenticatedHttpRequest, reference: str) -> HttpResponse:
     """The sandbox provider's hosted page (a real gateway serves this on its own site)."""
     deposit = Deposit.objects.filter(reference=reference, provider="sandbox").first()
     payment = SandboxPayment.objects.filter(reference=reference).first()

@@ -24,7 +24,7 @@ from ..errors import (
 )
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractUser as User
+    from django.contrib.auth.models import _User as User  # the AUTH_USER_MODEL
 
 # Largest single amount accepted (10^15 minor units = ₹10 lakh crore): far above any real
 # movement, far below the 64-bit limit of the balance columns.

@@ -30,7 +30,7 @@ from ..signals import posted
 from ._checks import request_fingerprint
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractUser as User
+    from django.contrib.auth.models import _User as User  # the AUTH_USER_MODEL
 
 
 # --- ledger accounts: found or created, then locked -------------------------------------------
@@ -102,7 +102,7 @@ def _identity_of(account: Account) -> tuple[Any, ...]:
 
 
 def _user_exists(user_id: int | None) -> bool:
-    return get_user_model()._default_manager.filter(pk=user_id).exists()
+    return user_id is not None and get_user_model()._default_manager.filter(pk=user_id).exists()
 
 
 def lock_idents(idents: Iterable[Ident]) -> dict[Ident, Account]:

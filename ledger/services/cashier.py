@@ -32,7 +32,7 @@ from ._checks import (
 from ._posting import Ident, Plan, lock_idents, post_plan, wallet_house_post
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractUser as User
+    from django.contrib.auth.models import _User as User  # the AUTH_USER_MODEL
 
 CASH = "cash"
 

@@ -21,7 +21,7 @@ from ._checks import (
 from ._posting import Plan, accounts_lock, post_plan, wallet_house_post
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractUser as User
+    from django.contrib.auth.models import _User as User  # the AUTH_USER_MODEL
 
 
 @retry_on_conflict

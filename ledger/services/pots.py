@@ -40,7 +40,7 @@ def _kind_memo(kind: str) -> str:
 
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractUser as User
+    from django.contrib.auth.models import _User as User  # the AUTH_USER_MODEL
 
 
 def _pot_hold(

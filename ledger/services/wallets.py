@@ -13,7 +13,7 @@ from ._checks import check_amount, check_currency, check_key, check_ref, check_u
 from ._posting import wallet_house_post
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractUser as User
+    from django.contrib.auth.models import _User as User  # the AUTH_USER_MODEL
 
 
 def wallet_get_or_create(*, user: User, currency: str) -> Account:
