@@ -13,8 +13,9 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from ledger.db import retry_on_conflict
@@ -22,6 +23,9 @@ from tables.engines import engine_of, game_state
 from tables.models import LIVE_GAME_STATUSES, Deal, Game, Move, Seat, Table
 from tables.rules.errors import InvalidMove
 from tables.services.errors import NotFound, NotSeated
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 T = TypeVar("T")
 
@@ -139,7 +143,7 @@ class Ctx:
         """seat number -> seat, for the players of a started game."""
         return {s.seat_no: s for s in self.seats if s.played}
 
-    def seat_of(self, user: Any) -> Seat | None:
+    def seat_of(self, user: User) -> Seat | None:
         for seat in self.seats:
             if seat.user_id == user.pk and seat.left_at is None:
                 return seat
@@ -155,7 +159,7 @@ def lock_table(table_id: Any) -> Table:
         raise NotFound(_("There is no such table.")) from None
 
 
-def _tables_for_update() -> Any:
+def _tables_for_update() -> QuerySet[Table]:
     """Tables with their template, locking the table row only: the template is read, not
     locked, so the tables of one template never wait for each other."""
     return Table.objects.select_for_update(of=("self",)).select_related("template")
@@ -195,7 +199,7 @@ def lock_game(game_id: Any, now: float) -> Ctx:
     return lock_context(table=table, game_id=game_id, now=now)
 
 
-def check_user(user: Any) -> None:
+def check_user(user: User) -> None:
     if user is None or getattr(user, "is_anonymous", True) or getattr(user, "pk", None) is None:
         raise NotSeated(_("Sign in to take a seat."))
 

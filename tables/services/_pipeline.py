@@ -150,9 +150,9 @@ def sync_deadline(ctx: Ctx) -> None:
             deadline, kind = ctx.now, "deal"
         elif not ctx.extra.get("bots_stuck") and _bots_pending(ctx):
             bot_at = ctx.now + float(ctx.table.template.bot_delay_s)
-            running = game.deadline_kind == "bot" and game.deadline is not None
-            if running and game.deadline.timestamp() > ctx.now:  # type: ignore[union-attr]
-                bot_at = min(bot_at, game.deadline.timestamp())  # a think time already running
+            running = game.deadline if game.deadline_kind == "bot" else None
+            if running is not None and running.timestamp() > ctx.now:
+                bot_at = min(bot_at, running.timestamp())  # a think time already running
             if deadline is None or bot_at < deadline:
                 deadline, kind = bot_at, "bot"
         game.deadline = to_dt(deadline)

@@ -143,7 +143,7 @@ def bots_act(*, game_id: int, now: float | None = None) -> int:
     this through ``timer_fire``). Returns the number of actions they took."""
     now = now_or_clock(now)
 
-    def body(ctx: Ctx) -> Any:
+    def body(ctx: Ctx) -> int:
         if ctx.game.status != GameStatus.RUNNING:
             return 0
         played = bots_play(ctx)

@@ -10,14 +10,18 @@ seat the player at most ``SEATS_PER_PLAYER_MAX`` times).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from tables.models import LIVE_GAME_STATUSES, Seat, Table, TableTemplate
 from tables.services.errors import SeatUnavailable
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 DEFAULT_SEATS_PER_PLAYER = 3
 
@@ -27,7 +31,7 @@ def seats_per_player_max() -> int:
     return max(1, int(getattr(django_settings, "SEATS_PER_PLAYER_MAX", DEFAULT_SEATS_PER_PLAYER)))
 
 
-def player_lock(user: Any) -> None:
+def player_lock(user: User) -> None:
     """Lock the player's user row (``select_for_update``): the first lock of a seating write,
     so one player's joins are serialised whatever the tables. A computer player is not locked
     (the table seats it, under the table's lock)."""
@@ -52,14 +56,14 @@ def template_lock_for_table(table_id: Any) -> TableTemplate | None:
     return template_lock(template_id)
 
 
-def live_seats_of(user: Any) -> Any:
+def live_seats_of(user: User) -> QuerySet[Seat]:
     """The user's seats in waiting or running games (not left)."""
     return Seat.objects.filter(
         user_id=user.pk, left_at__isnull=True, game__status__in=LIVE_GAME_STATUSES
     )
 
 
-def seat_limits_check(*, table: Table, user: Any) -> None:
+def seat_limits_check(*, table: Table, user: User) -> None:
     """Refuse a new seat at ``table`` when ``user`` already sits at another table of its
     template, or at the most tables a player may play at once. The caller holds the
     player's lock (``player_lock``) and the template's."""

@@ -12,7 +12,7 @@ each, no table takes more than its seats, and only the tables needed are opened.
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.db.models import Count, Max, Q
@@ -46,6 +46,9 @@ from tables.services.limits import (
     template_lock_for_table,
 )
 from tables.services.seating import bots_fill_and_begin, table_create, table_join
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 __all__ = [
     "IDLE_CLOSE_S",
@@ -101,12 +104,12 @@ def _table_states(template: TableTemplate) -> tuple[list[Table], list[Table], in
             empty.append(table)
         elif game.status == GameStatus.WAITING:
             seats_max = int((game.settings or {}).get("seats_max", template.seats_max))
-            if game.taken < seats_max:  # type: ignore[attr-defined]
-                waiting.append((-game.taken, table.pk, table))  # type: ignore[attr-defined]
+            if game.taken < seats_max:
+                waiting.append((-game.taken, table.pk, table))
     return [t for _, _, t in sorted(waiting)], empty, len(tables)
 
 
-def template_play_now(*, template: TableTemplate, user: Any, now: float | None = None) -> Seat:
+def template_play_now(*, template: TableTemplate, user: User, now: float | None = None) -> Seat:
     """Seat ``user`` at an open table of ``template`` and hold the entry, in one transaction:
     the waiting table with the most players first, then an empty one, else a new table (up to
     the template's ``max_tables``). A player already seated at one of its tables gets that seat
@@ -230,7 +233,7 @@ def normalise_code(raw: Any) -> str:
     return text
 
 
-def table_private_create(*, template: TableTemplate, user: Any, now: float | None = None) -> Table:
+def table_private_create(*, template: TableTemplate, user: User, now: float | None = None) -> Table:
     """A private table from a practice ``template`` for ``user`` (its host, seated at once),
     with an invite code. It is not listed in the lobby; friends join by its link or code, and
     the host starts it (computer players take the empty seats) or waits for them."""
@@ -294,13 +297,13 @@ def table_by_token(token: Any) -> Table:
     return table
 
 
-def table_join_by_code(*, code: Any, user: Any, now: float | None = None) -> Seat:
+def table_join_by_code(*, code: Any, user: User, now: float | None = None) -> Seat:
     """Sit ``user`` at the private table with invite ``code`` (see ``table_join``)."""
     table = table_by_code(code)
     return table_join(table=table, user=user, now=now, invite=table.invite_token)
 
 
-def table_private_start(*, table: Table, user: Any, now: float | None = None) -> Game:
+def table_private_start(*, table: Table, user: User, now: float | None = None) -> Game:
     """The host of a waiting private table starts it: computer players take the empty seats."""
     now = now_or_clock(now)
     check_user(user)

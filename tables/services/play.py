@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -28,13 +28,16 @@ from tables.services.errors import (
 from tables.services.seating import leave_game
 from tables.services.timers import fire_overdue
 
+if TYPE_CHECKING:
+    from accounts.models import User
+
 
 def game_start(*, game: Game, now: float | None = None) -> Game:
     """Start the waiting ``game`` now with the seated players (at least the minimum). A full
     table or the start countdown normally does this."""
     now = now_or_clock(now)
 
-    def body(ctx: Ctx) -> Any:
+    def body(ctx: Ctx) -> Game:
         if ctx.game.status != GameStatus.WAITING:
             raise TableError(_("This game has already started."))
         if len(ctx.active_seats()) < ctx.settings.seats_min:
@@ -91,7 +94,7 @@ def _player_action(ctx: Ctx, *, seat_no: int, action: Any, payload: Any) -> Any:
 def game_act(
     *,
     game_id: int,
-    user: Any,
+    user: User,
     action: str,
     expected_version: int,
     payload: Mapping[str, Any] | None = None,
@@ -136,13 +139,13 @@ def game_act(
     )
 
 
-def check_request(*, user: Any, expected_version: Any) -> None:
+def check_request(*, user: User, expected_version: Any) -> None:
     check_user(user)
     if not isinstance(expected_version, int) or isinstance(expected_version, bool):
         raise ActionNotAllowed(_("Missing or malformed game version."))
 
 
-def _playing_seat(ctx: Ctx, user: Any) -> Seat:
+def _playing_seat(ctx: Ctx, user: User) -> Seat:
     if ctx.game.status != GameStatus.RUNNING:
         raise TableClosed(_("This game is not being played."))
     seat = ctx.seat_of(user)
@@ -187,7 +190,7 @@ def _on_time(
 
 
 def deal_pick(
-    *, game_id: int, user: Any, source: str, expected_version: int, now: float | None = None
+    *, game_id: int, user: User, source: str, expected_version: int, now: float | None = None
 ) -> Game:
     """Pick from the ``"closed"`` or the ``"open"`` deck."""
     if source not in ("closed", "open"):
@@ -202,7 +205,7 @@ def deal_pick(
 
 
 def deal_discard(
-    *, game_id: int, user: Any, card: str, expected_version: int, now: float | None = None
+    *, game_id: int, user: User, card: str, expected_version: int, now: float | None = None
 ) -> Game:
     return game_act(
         game_id=game_id,
@@ -217,7 +220,7 @@ def deal_discard(
 def deal_arrange(
     *,
     game_id: int,
-    user: Any,
+    user: User,
     groups: Sequence[Sequence[str]],
     expected_version: int,
     now: float | None = None,
@@ -232,7 +235,7 @@ def deal_arrange(
     )
 
 
-def deal_sort(*, game_id: int, user: Any, expected_version: int, now: float | None = None) -> Game:
+def deal_sort(*, game_id: int, user: User, expected_version: int, now: float | None = None) -> Game:
     """Auto-sort: arrange ``user``'s hand into its best arrangement (the lowest count; a valid
     show when there is one), the loose cards last. 13-card games only. Like every arrangement
     it does not depend on the others' moves, so it carries no version check."""
@@ -262,7 +265,7 @@ def deal_sort(*, game_id: int, user: Any, expected_version: int, now: float | No
 
 
 def game_rejoin(
-    *, game_id: int, user: Any, expected_version: int, now: float | None = None
+    *, game_id: int, user: User, expected_version: int, now: float | None = None
 ) -> Game:
     """Buy back in after an elimination (pool): the entry fee is paid into the pot again."""
     return game_act(
@@ -273,7 +276,7 @@ def game_rejoin(
 def _groups_payload(groups: Any) -> Any:
     if isinstance(groups, str) or not isinstance(groups, Iterable):
         raise ActionNotAllowed(_("Groups must be a list of groups of card codes."))
-    out = []
+    out: list[str | list[Any]] = []
     for group in groups:
         if isinstance(group, str):
             out.append(group)

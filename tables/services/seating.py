@@ -4,7 +4,7 @@ before the start), computer players filling a practice table, connections going 
 from __future__ import annotations
 
 import hmac
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
@@ -32,6 +32,9 @@ from tables.services.bots import bot_users_ensure
 from tables.services.errors import NotSeated, SeatUnavailable, TableClosed
 from tables.services.limits import player_lock, seat_limits_check, template_lock_for_table
 from tables.services.settlement import entry_key, pot_hold, practice_chips_top_up, refund_entry
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 
 def table_create(*, template: TableTemplate, name: str = "") -> Table:
@@ -76,7 +79,7 @@ def _check_seat_no(seat_no: Any) -> None:
         raise SeatUnavailable(_("There is no such seat at this table."))
 
 
-def _cash_join_check(user: Any) -> None:
+def _cash_join_check(user: User) -> None:
     """Cash tables refuse everyone while money games are off, and a self-excluded player."""
     if not money_games_on():
         raise TableClosed(_("Money games are off on this site: cash tables take no players."))
@@ -92,7 +95,7 @@ def _cash_join_check(user: Any) -> None:
         )
 
 
-def _private_join_check(table: Table, user: Any, invite: str | None) -> None:
+def _private_join_check(table: Table, user: User, invite: str | None) -> None:
     """A private table seats its host, a player who sat at it before (Play again) and whoever
     brings its invite (the link's token); nobody by its number alone."""
     if table.host_id == user.pk:
@@ -110,7 +113,7 @@ def _private_join_check(table: Table, user: Any, invite: str | None) -> None:
 def table_join(
     *,
     table: Table,
-    user: Any,
+    user: User,
     seat_no: int | None = None,
     now: float | None = None,
     invite: str | None = None,
@@ -125,7 +128,7 @@ def table_join(
     _check_seat_no(seat_no)
     check_user(user)
 
-    def work() -> Any:
+    def work() -> Seat:
         player_lock(user)  # player, template, table, game, seats: the fixed order
         template_lock_for_table(getattr(table, "pk", None))
         locked = lock_table(getattr(table, "pk", None))
@@ -156,7 +159,7 @@ def table_join(
     return in_transaction(work)
 
 
-def _seat_take(ctx: Ctx, *, user: Any, seat_no: int | None, is_bot: bool) -> Seat:
+def _seat_take(ctx: Ctx, *, user: User, seat_no: int | None, is_bot: bool) -> Seat:
     seats_max = int(ctx.settings.seats_max)
     taken = {s.seat_no for s in ctx.active_seats()}
     if len(taken) >= seats_max:
@@ -182,13 +185,13 @@ def _seat_take(ctx: Ctx, *, user: Any, seat_no: int | None, is_bot: bool) -> Sea
     return seat
 
 
-def table_leave(*, table: Table, user: Any, now: float | None = None) -> None:
+def table_leave(*, table: Table, user: User, now: float | None = None) -> None:
     """``user`` leaves ``table``. Before the game starts the entry is refunded; during a game it
     counts as leaving the game (a drop in the current deal, no refund)."""
     now = now_or_clock(now)
     check_user(user)
 
-    def work() -> Any:
+    def work() -> None:
         locked = lock_table(getattr(table, "pk", None))
         hooks.table_guard_check(locked, "leave")
         game_id = live_game_id(locked)
@@ -241,7 +244,7 @@ def leave_game(ctx: Ctx, seat: Seat) -> None:
 
 
 def seat_set_connected(
-    *, table: Table, user: Any, connected: bool, now: float | None = None
+    *, table: Table, user: User, connected: bool, now: float | None = None
 ) -> bool:
     """Record that ``user``'s connection to ``table`` went away or came back (the WebSocket
     consumer calls this). In a running game the engine applies its disconnection policy.
@@ -250,7 +253,7 @@ def seat_set_connected(
     if user is None or getattr(user, "is_anonymous", True):
         return False
 
-    def work() -> Any:
+    def work() -> bool:
         locked = lock_table(getattr(table, "pk", None))
         game_id = live_game_id(locked)
         if game_id is None:

@@ -4,7 +4,7 @@ free practice chips. Money moves only through ``ledger.services``."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
 
@@ -16,6 +16,9 @@ from tables.models import Game, GameStatus, Seat, TableStatus
 from tables.services import hooks
 from tables.services._context import Ctx, open_deal, to_dt
 from tables.services.errors import NotEnoughFunds, TableError
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 
 def entry_key(*, game: Game, seat: Seat) -> str:
@@ -40,11 +43,11 @@ def cancel_key(*, game: Game) -> str:
     return f"cancel:game:{game.pk}"
 
 
-def practice_chips_key(*, game: Game, user: Any) -> str:
+def practice_chips_key(*, game: Game, user: User) -> str:
     return f"practice-chips:game:{game.pk}:user:{user.pk}"
 
 
-def pot_hold(*, game: Game, user: Any, amount: int, key: str, rejoin: bool = False) -> None:
+def pot_hold(*, game: Game, user: User, amount: int, key: str, rejoin: bool = False) -> None:
     """Move ``amount`` from the user's wallet into the game's pot (entry fee or rejoin fee)."""
     if amount <= 0:
         return
@@ -193,7 +196,7 @@ def refund_entry(ctx: Ctx, seat: Seat) -> None:
         )
 
 
-def practice_chips_top_up(ctx: Ctx, *, user: Any) -> None:
+def practice_chips_top_up(ctx: Ctx, *, user: User) -> None:
     """A computer player's practice chips: topped up so that it can pay this table. (People
     play from their own practice chips: the welcome grant at sign-up and the daily top-up;
     nothing is credited to them behind their back when they sit down.)"""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ledger import services as ledger_services
 from tables.models import LIVE_GAME_STATUSES, Game, GameStatus, Table, TableStatus
@@ -18,8 +18,11 @@ from tables.services._pipeline import game_write
 from tables.services.errors import TableError
 from tables.services.settlement import cancel_key, finish
 
+if TYPE_CHECKING:
+    from accounts.models import User
 
-def game_cancel(*, game: Game, staff_user: Any, reason: str, now: float | None = None) -> Game:
+
+def game_cancel(*, game: Game, staff_user: User, reason: str, now: float | None = None) -> Game:
     """Cancel a waiting or running game (staff): every paid entry, rejoins included, is refunded
     by reversing entries; no fee is kept. The table is free for a new game."""
     now = now_or_clock(now)
@@ -29,7 +32,7 @@ def game_cancel(*, game: Game, staff_user: Any, reason: str, now: float | None =
     if not getattr(staff_user, "is_staff", False):
         raise TableError("Only staff may cancel a game.")
 
-    def body(ctx: Ctx) -> Any:
+    def body(ctx: Ctx) -> Game:
         if ctx.game.status not in LIVE_GAME_STATUSES:
             raise TableError("Only a waiting or running game can be cancelled.")
         ledger_services.pot_cancel_refund(
@@ -47,7 +50,7 @@ def game_cancel(*, game: Game, staff_user: Any, reason: str, now: float | None =
     return game_write(game_id=getattr(game, "pk", None), now=now, body=body)
 
 
-def table_close(*, table: Table, staff_user: Any, reason: str = "") -> Table:
+def table_close(*, table: Table, staff_user: User, reason: str = "") -> Table:
     """Close a table (staff): a waiting game is cancelled (entries refunded); a running game
     plays on to its end, after which the table takes nobody."""
     if not getattr(staff_user, "is_staff", False):

@@ -3,10 +3,13 @@ in ``tables.selectors`` (``deal_notes``, ``deal_accesses``)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tables.models import Deal, DealAccess, DealAccessKind, DealNote
 from tables.services.errors import TableError
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 NOTE_MAX = 4000
 
@@ -21,7 +24,7 @@ def deal_note_add(*, deal: Deal, author: Any, text: str) -> DealNote:
     return DealNote.objects.create(deal=deal, author=author, text=text)
 
 
-def deal_access_record(*, deal: Deal, user: Any, kind: str = DealAccessKind.REVIEW) -> DealAccess:
+def deal_access_record(*, deal: Deal, user: User, kind: str = DealAccessKind.REVIEW) -> DealAccess:
     """Record that ``user`` opened the deal's hand review (or downloaded its export)."""
     if kind not in DealAccessKind.values:
         raise ValueError(f"unknown access kind {kind!r}")

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any
 
 from tables.models import LIVE_GAME_STATUSES, Game, GameStatus
 from tables.services._context import (
@@ -113,7 +112,7 @@ def timer_fire(*, game_id: int, version: int, now: float | None = None) -> str:
     Returns a ``TimerResult`` value."""
     now = now_or_clock(now)
 
-    def work() -> Any:
+    def work() -> str:
         ctx = lock_game(game_id, now)
         game = ctx.game
         if game.version != version or game.status not in LIVE_GAME_STATUSES:
