@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, cast
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -36,7 +37,20 @@ from tables.live import presence
 from tables.live.realtime import lobby_group, seat_group, table_group
 from tables.models import LIVE_GAME_STATUSES, Game, Seat, Table
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
+
+    from accounts.models import User
+
 logger = logging.getLogger(__name__)
+
+
+def _scope_user(scope: Mapping[str, Any]) -> User | AnonymousUser | None:
+    """The socket's user: ``AuthMiddlewareStack`` puts a lazy proxy of the session's ``User`` (or
+    ``AnonymousUser``) in the scope, which types-channels types as a bare ``AbstractBaseUser``."""
+    return cast("User | AnonymousUser | None", scope.get("user"))
+
+
 # Close codes: too many connects (settings.RATE_LIMITS["socket"]); the channel layer (Redis)
 # is down, so no push could arrive: the page re-fetches its view over HTTP meanwhile and the
 # socket reconnects by itself.
@@ -56,7 +70,7 @@ async def _layer_join(consumer: AsyncWebsocketConsumer, *groups: str) -> bool:
     return True
 
 
-def _socket_language(scope: dict[str, Any]) -> str:
+def _socket_language(scope: Mapping[str, Any]) -> str:
     """The language of the page behind a socket: the player's saved choice, else the language
     cookie the switcher sets, else the browser's Accept-Language (as ``LocaleMiddleware``)."""
     user = scope.get("user")
@@ -85,14 +99,14 @@ def _grace() -> float:
     return float(getattr(settings, "PRESENCE_GRACE_S", 5.0))
 
 
-def _connected_now(*, table_id: int, user: Any) -> None:
+def _connected_now(*, table_id: int, user: User) -> None:
     """The player is back after the disconnection policy heard they were gone: tell it."""
     seat = _live_seat(table_id, user.pk)
     if seat is not None and not seat.connected:
         services.seat_set_connected(table=Table(pk=table_id), user=user, connected=True)
 
 
-def _gone_after_grace(*, table_id: int, user: Any) -> None:
+def _gone_after_grace(*, table_id: int, user: User) -> None:
     """No socket came back within the grace: the disconnection policy hears of it."""
     if presence.open_count(table_id=table_id, user_id=user.pk) > 0:
         return
@@ -122,7 +136,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        user = self.scope.get("user")
+        user = _scope_user(self.scope)
         if user is None or not user.is_authenticated:
             # Only logged-in people (players and spectators) follow a table; the handshake is
             # refused before anything about the table is sent.
@@ -165,12 +179,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         except Exception as error:  # Redis down: the groups expire by themselves
             logger.warning("socket: could not leave the groups: %s", error)
         if self.seat_no is not None:
-            await self._closed(self.scope["user"])
+            await self._closed(cast("User", _scope_user(self.scope)))  # seated: signed in
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Browsers act over HTTP; anything sent here is ignored."""
 
-    async def _opened(self, user: Any, seat: Seat) -> None:
+    async def _opened(self, user: User, seat: Seat) -> None:
         opened = await database_sync_to_async(presence.socket_opened)(
             table_id=self.table_id, user_id=user.pk
         )
@@ -179,7 +193,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             if not seat.connected:
                 await database_sync_to_async(_connected_now)(table_id=self.table_id, user=user)
 
-    async def _closed(self, user: Any) -> None:
+    async def _closed(self, user: User) -> None:
         left = await database_sync_to_async(presence.socket_closed)(
             table_id=self.table_id, user_id=user.pk
         )
@@ -240,7 +254,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         )
 
     @database_sync_to_async
-    def _table_state(self, user: Any) -> tuple[int, Seat | None] | None:
+    def _table_state(self, user: User) -> tuple[int, Seat | None] | None:
         """The table's current version and the user's seat in its live game (``None``: no
         such table)."""
         if not Table.objects.filter(pk=self.table_id).exists():

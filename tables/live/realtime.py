@@ -36,7 +36,7 @@ import time
 from collections import OrderedDict
 from contextlib import ExitStack
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -47,6 +47,9 @@ from django.utils import timezone, translation
 from tables.events import UNKNOWN_DEAL, TableMoved, table_moved_subscribe
 from tables.live import presence
 from tables.presenters.table import seat_keys
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 logger = logging.getLogger(__name__)
 
@@ -99,13 +102,13 @@ def _remember(key: tuple[int, int], version: int, keys: tuple[str, str]) -> None
             _sent.popitem(last=False)
 
 
-def _language_of(user: Any) -> str:
+def _language_of(user: User | None) -> str:
     from accounts.middleware import player_language
 
     return player_language(user) if user is not None else str(settings.LANGUAGE_CODE)
 
 
-def _as_viewer(user: Any) -> ExitStack:
+def _as_viewer(user: User) -> ExitStack:
     """Translation and time zone of ``user`` (the site's defaults for ``None``)."""
     from accounts.middleware import player_time_zone
 
@@ -116,7 +119,7 @@ def _as_viewer(user: Any) -> ExitStack:
     return stack
 
 
-def _data(moved: TableMoved, user: Any) -> dict[str, Any]:
+def _data(moved: TableMoved, user: User | None) -> dict[str, Any]:
     from tables import selectors
 
     return selectors.table_view_data(
@@ -148,7 +151,7 @@ ALL_PARTS = frozenset({"main", "foot"})
 
 def render_seat(
     context: dict[str, Any],
-    user: Any,
+    user: User,
     *,
     money_moved: bool = False,
     request: Any = None,
@@ -258,11 +261,11 @@ def table_push(moved: TableMoved) -> None:
             by_seat = {s.seat_no: s.user_id for s in seats}
             online = {seat: bool(sockets.get(uid)) for seat, uid in by_seat.items()}
             languages = {_language_of(None)} | {_language_of(u) for u in seated.values()}
-            html: dict[str, str] = {}
+            felts: dict[str, str] = {}
             for language in sorted(languages):
                 with translation.override(language):
-                    html[language] = render_felt(felt_context(public, now=now, online=online))
-            send(table_group(table_id), {"type": "table.felt", "html": html, **frame})
+                    felts[language] = render_felt(felt_context(public, now=now, online=online))
+            send(table_group(table_id), {"type": "table.felt", "html": felts, **frame})
         async_to_sync(_send_all)(layer, outbox)  # one hop to the event loop for them all
         if moved.lobby_changed:
             from tables.live.lobby import lobby_changed
