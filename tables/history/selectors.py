@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.core.cache import cache
 from django.db.models import Prefetch, QuerySet
@@ -20,6 +20,9 @@ from tables.rules.replay import replay_moves
 from tables.rules.review import deal_review
 from tables.selectors import logged_moves
 from tables.support.selectors import deal_moves
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 __all__ = [
     "REVIEW_CACHE_VERSION",
@@ -44,7 +47,7 @@ class DealNotReviewable(Exception):
 
 
 def games_of_player(
-    *, user: Any, variant: str | None = None, currency: str | None = None
+    *, user: User, variant: str | None = None, currency: str | None = None
 ) -> QuerySet[Game]:
     """The finished games ``user`` played, newest first, optionally of one variant and one
     currency ("cash" or "practice"), with their table, played seats and deals."""
@@ -74,7 +77,7 @@ def _nets(game: Game) -> dict[int, int]:
     return {s.seat_no: payouts.get(s.seat_no, 0) - int(s.entry_paid) for s in game.seats.all()}
 
 
-def game_rows(*, user: Any, games: Iterable[Game]) -> list[dict[str, Any]]:
+def game_rows(*, user: User, games: Iterable[Game]) -> list[dict[str, Any]]:
     """A row per game for the list: the game, its players, the player's seat, place, points or
     chips, what the player's wallet paid into the game's pot and got back (the ledger), and
     each deal with the player's points in it."""
@@ -124,7 +127,7 @@ def game_rows(*, user: Any, games: Iterable[Game]) -> list[dict[str, Any]]:
 # --------------------------------------------------------------------------- the review
 
 
-def reviewable_deal(*, user: Any, deal_id: int) -> tuple[Deal, int]:
+def reviewable_deal(*, user: User, deal_id: int) -> tuple[Deal, int]:
     """The deal and ``user``'s seat in it, when ``user`` played in its game and the deal has
     ended; ``DealNotReviewable`` otherwise (the view answers 403), ``Deal.DoesNotExist`` when
     there is no such deal."""
@@ -158,7 +161,7 @@ def shared_deal(*, token: str) -> tuple[Deal, int] | None:
     return (share.deal, int(seat)) if seat is not None else None
 
 
-def share_of(*, user: Any, deal: Deal) -> DealShare | None:
+def share_of(*, user: User, deal: Deal) -> DealShare | None:
     return DealShare.objects.filter(deal=deal, user=user).first()
 
 
@@ -221,7 +224,7 @@ class PlayerStats:
         return sum(self.lost_points) / len(self.lost_points) if self.lost_points else None
 
 
-def player_stats(*, user: Any) -> list[PlayerStats]:
+def player_stats(*, user: User) -> list[PlayerStats]:
     """``user``'s statistics per variant and currency over their finished games: games, deals
     (deals they were dealt in), deals won, the points of the deals not won, first and middle
     drops and wrong shows (from the move log), money won and lost (each game's net in the
@@ -282,7 +285,7 @@ def _first_drop_scores(games: Iterable[Game]) -> dict[int, int | None]:
     return scores
 
 
-def running_totals(*, user: Any, currency: str, last: int = 30) -> list[dict[str, Any]]:
+def running_totals(*, user: User, currency: str, last: int = 30) -> list[dict[str, Any]]:
     """The running total of ``user``'s money in ``currency`` over their last ``last`` finished
     games, oldest first: ``{"game", "net", "total"}`` (from the ledger)."""
     games = list(games_of_player(user=user, currency=currency)[:last])

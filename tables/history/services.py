@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 
 from tables.models import Deal, DealShare
 
+if TYPE_CHECKING:
+    from accounts.models import User
+
 __all__ = ["deal_share_set"]
 
 
-def deal_share_set(*, user: Any, deal: Deal, on: bool) -> DealShare | None:
+def deal_share_set(*, user: User, deal: Deal, on: bool) -> DealShare | None:
     """Turn ``user``'s public link to the review of ``deal`` on or off. The link's token is
     made once (unguessable: 32 random bytes) and kept, so turning it on again gives the same
     link. The caller has checked that ``user`` may review the deal. Returns the share (``None``

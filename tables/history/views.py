@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.http import AuthenticatedHttpRequest
 from ledger.currencies import money_games_on
 from tables.history import presenters, selectors, services
 from tables.models import Deal, Seat, Variant
@@ -33,7 +34,7 @@ def _filters(request: HttpRequest) -> tuple[str | None, str | None]:
 
 
 @login_required
-def my_games(request: HttpRequest) -> HttpResponse:
+def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
     variant, currency = _filters(request)
     games = selectors.games_of_player(user=request.user, variant=variant, currency=currency)
     page = Paginator(games, GAMES_PER_PAGE).get_page(request.GET.get("page"))
@@ -82,7 +83,7 @@ def _review_context(deal: Deal, seat: int) -> dict[str, Any]:
 
 
 @login_required
-def deal_review(request: HttpRequest, deal_id: int) -> HttpResponse:
+def deal_review(request: AuthenticatedHttpRequest, deal_id: int) -> HttpResponse:
     try:
         deal, seat = selectors.reviewable_deal(user=request.user, deal_id=deal_id)
     except Deal.DoesNotExist as exc:
@@ -103,7 +104,7 @@ def deal_review(request: HttpRequest, deal_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def deal_share(request: HttpRequest, deal_id: int) -> HttpResponse:
+def deal_share(request: AuthenticatedHttpRequest, deal_id: int) -> HttpResponse:
     try:
         deal, _seat = selectors.reviewable_deal(user=request.user, deal_id=deal_id)
     except Deal.DoesNotExist as exc:
@@ -127,8 +128,8 @@ def shared_review(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @login_required
-def my_stats(request: HttpRequest) -> HttpResponse:
-    rows = []
+def my_stats(request: AuthenticatedHttpRequest) -> HttpResponse:
+    rows: list[dict[str, Any]] = []
     for s in selectors.player_stats(user=request.user):
         rows.append(
             {

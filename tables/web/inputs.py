@@ -89,7 +89,8 @@ class AsciiFloatField(forms.FloatField):
     """A number form field (seconds, ...) that accepts only plain decimals in the digits 0-9:
     no exponent, no infinity, no other scripts' digits."""
 
-    def to_python(self, value: Any) -> float | None:
+    # django-stubs gives FloatField the to_python of IntegerField (int); Django's returns a float.
+    def to_python(self, value: Any) -> float | None:  # type: ignore[override]
         if value in self.empty_values:
             return None
         if not _PLAIN_DECIMAL.fullmatch(str(value).strip()):
@@ -149,7 +150,8 @@ def money_to_minor(raw: str, *, currency: str) -> int:
         if info.decimals == 0:
             raise InputRefused("Practice chips have no fractions: enter whole chips, e.g. 100.")
         raise InputRefused(f"Enter at most {info.decimals} decimals, e.g. 25.50.")
-    return int(whole) * 10**info.decimals + int(fraction.ljust(info.decimals, "0") or 0)
+    scale: int = 10**info.decimals  # int ** int is typed Any (a negative power is a float)
+    return int(whole) * scale + int(fraction.ljust(info.decimals, "0") or 0)
 
 
 def minor_to_money(amount: int | None, *, currency: str) -> str:

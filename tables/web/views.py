@@ -6,7 +6,7 @@ the engine's per-seat view, so no hidden card ever reaches a browser."""
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
+from accounts.http import AuthenticatedHttpRequest
 from ledger import selectors as ledger_selectors
 from ledger.currencies import money_games_on
 from tables import presenters, selectors, services
@@ -27,6 +28,24 @@ from tables.rules.errors import RulesError
 from tables.web import inputs
 from tables.web.messages import engine_words, refusal_words
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
+    from django_htmx.middleware import HtmxDetails
+
+    from accounts.models import User
+
+
+class HtmxRequest(HttpRequest):
+    """A request as django-htmx's middleware leaves every one: with ``htmx`` (for annotations)."""
+
+    htmx: HtmxDetails
+
+
+class SignedInHtmxRequest(AuthenticatedHttpRequest):
+    """A signed-in player's request, with django-htmx's ``htmx`` (for annotations)."""
+
+    htmx: HtmxDetails
+
 
 def _stake_words(template: Any) -> str:
     """``₹10.00`` or ``₹0.50 / point``: what a seat of ``template`` costs, in money words."""
@@ -37,7 +56,7 @@ def _stake_words(template: Any) -> str:
     return presenters.money(template.entry_fee, template.currency)
 
 
-def _template_rows(user: Any) -> list[dict[str, Any]]:
+def _template_rows(user: User | AnonymousUser) -> list[dict[str, Any]]:
     """Lobby rows, one per kind of table: "Pool 101 · ₹10.00 · 6 seats", people seated, games
     running, and whether the viewer already sits at one of its tables."""
     mine = {t.template_id: t for t in selectors.tables_of_user(user=user)}
@@ -82,7 +101,7 @@ def _refused(request: HttpRequest, exc: Exception) -> HttpResponse:
 
 @login_required
 @require_POST
-def template_play(request: HttpRequest, template_id: int) -> HttpResponse:
+def template_play(request: AuthenticatedHttpRequest, template_id: int) -> HttpResponse:
     """Play now: a seat at an open table of the template (a new table when all are busy)."""
     template = get_object_or_404(TableTemplate, pk=template_id)
     try:
@@ -94,7 +113,7 @@ def template_play(request: HttpRequest, template_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def private_create(request: HttpRequest, template_id: int) -> HttpResponse:
+def private_create(request: AuthenticatedHttpRequest, template_id: int) -> HttpResponse:
     """A private table from a practice template; the host lands on it with the invite code."""
     template = get_object_or_404(TableTemplate, pk=template_id)
     try:
@@ -111,7 +130,7 @@ def private_create(request: HttpRequest, template_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def join_by_code(request: HttpRequest) -> HttpResponse:
+def join_by_code(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Join a private table by its invite code (the lobby's form)."""
     code = request.POST.get("code", "")[:40]
     try:
@@ -145,7 +164,7 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def private_start(request: HttpRequest, table_id: int) -> HttpResponse:
+def private_start(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
     """The host starts a private table: computer players take the empty seats."""
     table = _table_or_404(table_id)
     try:
@@ -186,7 +205,7 @@ def _seat_answer(request: HttpRequest, table: Table, *, error: str, status: int)
 
 
 @require_GET
-def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_detail(request: HtmxRequest, table_id: int) -> HttpResponse:
     table = _table_or_404(table_id)
     context = _viewer_context(request, table)
     if request.htmx:
@@ -206,7 +225,7 @@ def table_view(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def table_join(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_join(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
     table = _table_or_404(table_id)
     invite = request.session.get(INVITES_KEY, {}).get(str(table.pk))
     try:
@@ -219,7 +238,7 @@ def table_join(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_leave(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
     table = _table_or_404(table_id)
     try:
         services.table_leave(table=table, user=request.user)
@@ -316,7 +335,9 @@ def _live_game(table: Table) -> Game | None:
     return Game.objects.filter(table=table, status__in=LIVE_GAME_STATUSES).order_by("-pk").first()
 
 
-def _arrange(request: HttpRequest, game: Game, version: int, payload: dict[str, Any]) -> None:
+def _arrange(
+    request: AuthenticatedHttpRequest, game: Game, version: int, payload: dict[str, Any]
+) -> None:
     """Arranging is not a move: it only orders the player's own cards, and the engine accepts it
     only if it holds exactly the cards in hand. It is one of the service's
     ``INDEPENDENT_ACTIONS``, which carry no version check, so a drag made on a page a push has
@@ -332,7 +353,7 @@ def _arrange(request: HttpRequest, game: Game, version: int, payload: dict[str, 
 
 @login_required
 @require_POST
-def table_act(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_act(request: SignedInHtmxRequest, table_id: int) -> HttpResponse:
     """One player action. Success answers nothing when the player has a socket open (the push
     brings the fresh fragment to every tab of the player), else the player's fresh fragment; a
     refusal answers the fragment with the reason and changes nothing; a stale page gets the
@@ -348,10 +369,10 @@ def table_act(request: HttpRequest, table_id: int) -> HttpResponse:
         game_id = _game_field(request.POST.get("game", ""))
         if game_id is None or action in ("sort", "leave", "arrange"):
             table = _table_or_404(table_id)
-            game = _live_game(table)
-            if game is None:
+            live = _live_game(table)
+            if live is None:
                 raise BadForm(_("No game is being played at this table."))
-            game_id = game.pk
+            game, game_id = live, live.pk
         try:
             version = inputs.whole_number(request.POST.get("version", ""), what="game version")
         except inputs.InputRefused as exc:
