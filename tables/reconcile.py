@@ -102,13 +102,13 @@ def check_seat_entries() -> Iterator[Discrepancy]:
             paid[(ref, user_id)] += 1
         elif key.startswith(f"refund:{ref}:"):
             paid[(ref, user_id)] -= 1
-    for key in sorted(set(expected) | set(paid)):
-        if paid[key] != expected[key]:
-            ref, user_id = key
+    for pair in sorted(set(expected) | set(paid)):
+        if paid[pair] != expected[pair]:
+            ref, user_id = pair
             yield Discrepancy(
                 CHECK_NAME,
-                f"{ref}: user {user_id} has {paid[key]} entry fees net of leave refunds, "
-                f"expected {expected[key]}",
+                f"{ref}: user {user_id} has {paid[pair]} entry fees net of leave refunds, "
+                f"expected {expected[pair]}",
             )
 
 

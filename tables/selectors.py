@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count, JSONField, OuterRef, Prefetch, Q, QuerySet, Subquery
 
@@ -29,6 +29,11 @@ from tables.models import (
 )
 from tables.rules import fairness
 from tables.rules.replay import LoggedMove, replay_moves
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
+
+    from accounts.models import User
 
 __all__ = [
     "ReplayStep",
@@ -98,9 +103,9 @@ def lobby_templates(*, money_games: bool = True) -> list[dict[str, Any]]:
     ]
 
 
-def tables_of_user(*, user: Any) -> list[Table]:
+def tables_of_user(*, user: User | AnonymousUser) -> list[Table]:
     """The tables ``user`` sits at now (waiting or running games), for the lobby."""
-    if not getattr(user, "is_authenticated", False):
+    if not user.is_authenticated:
         return []
     ids = Seat.objects.filter(
         user=user, left_at__isnull=True, game__status__in=LIVE_GAME_STATUSES
@@ -113,12 +118,14 @@ def _normalise_allowed(allowed: Iterable[str]) -> list[str]:
     return [a for a in allowed if a in PLAYER_ACTIONS]
 
 
-def table_for_viewer(*, table: Table, user: Any) -> dict[str, Any]:
+def table_for_viewer(*, table: Table, user: User | AnonymousUser) -> dict[str, Any]:
     """What ``user`` sees of ``table`` (see ``table_views``), without the public view."""
     return table_view_data(table=table, user=user, **_table_rows(table))
 
 
-def table_views(*, table: Table, user: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+def table_views(
+    *, table: Table, user: User | AnonymousUser
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """The public view of ``table`` (the felt's, as a spectator sees it) and what ``user`` (or
     an anonymous spectator) sees of it, from the same rows: the seats with names, the
     current game (or the last one, to show its result) with its version, deadline and the
@@ -240,7 +247,7 @@ def table_view_data(
     table: Table,
     game: Game | None,
     seats: Iterable[Seat],
-    user: Any,
+    user: User | AnonymousUser | None,
     state: Any = None,
     deal: Any = None,
     moves: Iterable[dict[str, Any]] | None = None,
@@ -405,7 +412,7 @@ def logged_moves(moves: Iterable[Move]) -> list[LoggedMove]:
     ]
 
 
-def deals_find(*, user: Any = None, table: Table | None = None) -> QuerySet[Deal]:
+def deals_find(*, user: User | None = None, table: Table | None = None) -> QuerySet[Deal]:
     """Deals, newest first, optionally of games ``user`` played in and/or at ``table``."""
     deals = Deal.objects.select_related("game", "game__table").order_by("-started_at", "-pk")
     if user is not None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Prefetch, QuerySet
 
@@ -22,6 +22,9 @@ from tables.rules.evaluate import evaluate_hand
 from tables.rules.melds import classify_group
 from tables.rules.replay import replay_moves
 from tables.selectors import ReplayStep, game_ledger, logged_moves
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 __all__ = [
     "BIG_LOSS_POINTS",
@@ -190,7 +193,8 @@ def deal_public_state(*, deal: Deal) -> dict[str, Any]:
     if game.state is None:
         return {}
     engine = engine_of(game.variant)
-    return engine.view(engine.state_from_json(game.state), None)
+    view: dict[str, Any] = engine.view(engine.state_from_json(game.state), None)
+    return view
 
 
 def deal_export(*, deal: Deal) -> dict[str, Any]:
@@ -283,7 +287,7 @@ def deal_notes(*, deal: Deal) -> QuerySet[DealNote]:
     return DealNote.objects.filter(deal=deal).select_related("author").order_by("created_at", "pk")
 
 
-def deal_accesses(*, deal: Deal | None = None, user: Any = None) -> QuerySet[DealAccess]:
+def deal_accesses(*, deal: Deal | None = None, user: User | None = None) -> QuerySet[DealAccess]:
     """The access log (who opened which deal's review or export, when), newest first."""
     rows = DealAccess.objects.select_related("user", "deal", "deal__game").order_by("-at", "-pk")
     if deal is not None:
@@ -377,12 +381,12 @@ def pair_signals(*, since: datetime | None = None, min_games: int = 2) -> list[d
             continue
         flags = []
         deals = max(row["deals"], 1)
-        for side, other in (("a", "b"), ("b", "a")):
+        for side, them in (("a", "b"), ("b", "a")):
             name = row[f"{side}_name"]
             if row[f"{side}_drops"] * 2 >= deals and row[f"{side}_drops"] >= 2:
                 flags.append(f"{name} dropped in {row[f'{side}_drops']} of {row['deals']} deals")
-            if row[f"{side}_big_losses_to_{other}"] >= 2:
-                flags.append(f"{name} lost big to {row[f'{other}_name']} repeatedly")
+            if row[f"{side}_big_losses_to_{them}"] >= 2:
+                flags.append(f"{name} lost big to {row[f'{them}_name']} repeatedly")
         one_way = max(row["flow_a_to_b"], row["flow_b_to_a"])
         back = min(row["flow_a_to_b"], row["flow_b_to_a"])
         if one_way > 0 and back * 4 <= one_way:

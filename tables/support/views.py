@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -17,12 +18,13 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required, permission_required
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.http import AuthenticatedHttpRequest
 from tables import presenters, selectors
 from tables.models import Deal, DealAccessKind, Table
 from tables.services.errors import TableError
@@ -35,7 +37,7 @@ PERMISSION = "accounts.review_deals"
 @require_GET
 @login_required
 @permission_required(PERMISSION, raise_exception=True)
-def deal_search(request: HttpRequest) -> HttpResponse:
+def deal_search(request: AuthenticatedHttpRequest) -> HttpResponse:
     player_name = request.GET.get("player", "").strip()
     table_query = request.GET.get("table", "").strip()
     errors: list[str] = []
@@ -344,7 +346,7 @@ def _outcome_rows(
 @require_GET
 @login_required
 @permission_required(PERMISSION, raise_exception=True)
-def deal_replay(request: HttpRequest, deal_id: int) -> HttpResponse:
+def deal_replay(request: AuthenticatedHttpRequest, deal_id: int) -> HttpResponse:
     deal = get_object_or_404(Deal.objects.select_related("game", "game__table"), pk=deal_id)
     game = deal.game
     names = _names(deal)
@@ -423,7 +425,7 @@ def _transactions(game: Any) -> list[dict[str, Any]]:
 @require_POST
 @login_required
 @permission_required(PERMISSION, raise_exception=True)
-def deal_note(request: HttpRequest, deal_id: int) -> HttpResponse:
+def deal_note(request: AuthenticatedHttpRequest, deal_id: int) -> HttpResponse:
     deal = get_object_or_404(Deal, pk=deal_id)
     try:
         deal_note_add(deal=deal, author=request.user, text=request.POST.get("text", ""))
@@ -437,7 +439,7 @@ def deal_note(request: HttpRequest, deal_id: int) -> HttpResponse:
 @require_GET
 @login_required
 @permission_required(PERMISSION, raise_exception=True)
-def deal_download(request: HttpRequest, deal_id: int) -> HttpResponse:
+def deal_download(request: AuthenticatedHttpRequest, deal_id: int) -> HttpResponse:
     deal = get_object_or_404(Deal.objects.select_related("game", "game__table"), pk=deal_id)
     if not support_selectors.deal_is_reviewable(deal):
         return HttpResponse("The deal is still being played.", status=409)
@@ -460,7 +462,7 @@ SIGNAL_SORT_WORDS = {
     "flow": "money flow",
     "flags": "flags",
 }
-SIGNAL_SORTS = {
+SIGNAL_SORTS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "games": lambda r: r["games"],
     "deals": lambda r: r["deals"],
     "drops": lambda r: r["a_drops"] + r["b_drops"],
@@ -473,7 +475,7 @@ SIGNAL_SORTS = {
 @require_GET
 @login_required
 @permission_required(PERMISSION, raise_exception=True)
-def pair_signals(request: HttpRequest) -> HttpResponse:
+def pair_signals(request: AuthenticatedHttpRequest) -> HttpResponse:
     sort = request.GET.get("sort", "flags")
     if sort not in SIGNAL_SORTS:
         sort = "flags"
