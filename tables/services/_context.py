@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
@@ -43,6 +43,18 @@ def _clock() -> float:
 def now_or_clock(now: float | None) -> float:
     """``now`` as given, else the clock (the tests replace ``_clock``)."""
     return _clock() if now is None else now
+
+
+@overload
+def to_dt(ts: float) -> datetime: ...
+
+
+@overload
+def to_dt(ts: None) -> None: ...
+
+
+@overload
+def to_dt(ts: float | None) -> datetime | None: ...
 
 
 def to_dt(ts: float | None) -> datetime | None:

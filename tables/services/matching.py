@@ -178,7 +178,7 @@ def template_tables_tidy(template: TableTemplate, *, now: float) -> None:
     stale = [
         t.pk
         for t in reversed(empty)  # the newest empty tables go first; the oldest are reused
-        if (last_games.get(t.pk) or t.created_at) <= cutoff  # type: ignore[operator]
+        if (last_games.get(t.pk) or t.created_at) <= cutoff
     ][:surplus]
     if stale:
         ids = list(

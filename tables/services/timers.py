@@ -66,7 +66,7 @@ def fire_due(ctx: Ctx) -> Fired | None:
     game = ctx.game
     if game.status not in LIVE_GAME_STATUSES or game.deadline is None:
         return None
-    if to_dt(ctx.now) < game.deadline:  # type: ignore[operator]
+    if to_dt(ctx.now) < game.deadline:
         return None
     kind = game.deadline_kind
     moved_on = True

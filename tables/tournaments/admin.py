@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
+from accounts.http import AuthenticatedHttpRequest
 from tables.models import Variant
 from tables.tournaments import services
 from tables.tournaments.models import OPEN_STATUSES, Registration, Round, Tournament
@@ -50,7 +51,7 @@ STATE_FIELDS = (
 )
 
 
-class RegistrationInline(admin.TabularInline):
+class RegistrationInline(admin.TabularInline[Registration, Tournament]):
     model = Registration
     extra = 0
     can_delete = False
@@ -71,7 +72,7 @@ class RegistrationInline(admin.TabularInline):
         return False
 
 
-class RoundInline(admin.TabularInline):
+class RoundInline(admin.TabularInline[Round, Tournament]):
     model = Round
     extra = 0
     can_delete = False
@@ -83,7 +84,7 @@ class RoundInline(admin.TabularInline):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(admin.ModelAdmin[Tournament]):
     list_display = ("name", "kind", "status", "currency", "entry_fee", "players_max", "starts_at")
     list_filter = ("status", "kind", "currency")
     search_fields = ("name",)
@@ -142,7 +143,9 @@ class TournamentAdmin(admin.ModelAdmin):
         return format_html('<a href="{}">Rounds, tables, deals and payments</a>', url)
 
     @admin.action(description="Cancel (every entry refunded in full)")
-    def cancel_with_refunds(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+    def cancel_with_refunds(
+        self, request: AuthenticatedHttpRequest, queryset: QuerySet[Tournament]
+    ) -> None:
         for tournament in queryset:
             try:
                 services.tournament_cancel(

@@ -445,10 +445,13 @@ def _finish(tournament: Tournament, final: Round, at: datetime) -> None:
         if reg.prize:
             by_user[reg.user_id] = by_user.get(reg.user_id, 0) + reg.prize
     services.prizes_pay_out(tournament, prizes=by_user, fee=int(frozen["fee"]))
-    Registration.objects.filter(pk=winner).update(knocked_out_round=None)
-    Registration.objects.filter(
+    finalists = Registration.objects.filter(
         tournament=tournament, pk__in=[s.registration_id for s in final_seats]
-    ).exclude(pk=winner).update(knocked_out_round=final.number)
+    )
+    if winner is not None:  # (no winner: nobody to keep in, nobody to leave out)
+        Registration.objects.filter(pk=winner).update(knocked_out_round=None)
+        finalists = finalists.exclude(pk=winner)
+    finalists.update(knocked_out_round=final.number)
     tournament.status = TournamentStatus.FINISHED
     tournament.ended_at = at
     _save(tournament, at, due=None)

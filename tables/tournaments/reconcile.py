@@ -119,7 +119,7 @@ def check_tournament_money() -> Iterator[Discrepancy]:
         for user_id, prize in Registration.objects.filter(tournament=t, prize__gt=0).values_list(
             "user_id", "prize"
         ):
-            expected[user_id] += prize
+            expected[user_id] += prize or 0  # (prize__gt=0: never None here)
         if dict(paid) != dict(expected):
             yield Discrepancy(
                 "tournament_money",

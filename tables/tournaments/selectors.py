@@ -4,7 +4,7 @@ final rank and prize), the support page and the results export."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count, Q
 
@@ -24,6 +24,11 @@ from tables.tournaments.models import (
     TournamentStatus,
 )
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
+
+    from accounts.models import User
+
 
 def _pool_now(t: Tournament, entries: int) -> rules.Pool:
     if t.frozen:
@@ -34,14 +39,14 @@ def _pool_now(t: Tournament, entries: int) -> rules.Pool:
     )
 
 
-def my_registration(t: Tournament, user: Any) -> Registration | None:
-    if user is None or not getattr(user, "is_authenticated", False):
+def my_registration(t: Tournament, user: User | AnonymousUser | None) -> Registration | None:
+    if user is None or not user.is_authenticated:
         return None
     mine = Registration.objects.filter(tournament=t, user_id=user.pk)
     return mine.filter(status=RegistrationStatus.REGISTERED).first() or mine.order_by("-pk").first()
 
 
-def tournaments_for_lobby(*, user: Any) -> list[dict[str, Any]]:
+def tournaments_for_lobby(*, user: User | AnonymousUser) -> list[dict[str, Any]]:
     """Upcoming and running tournaments (cash ones only while money games are on), with the
     start time or "when full", entry, prize pool, registered / max and the viewer's status."""
     qs = Tournament.objects.filter(status__in=LIVE_STATUSES).annotate(
@@ -56,8 +61,8 @@ def tournaments_for_lobby(*, user: Any) -> list[dict[str, Any]]:
             {
                 "tournament": t,
                 "entry": format_amount(t.entry_fee, t.currency) if t.entry_fee else None,
-                "pool": format_amount(_pool_now(t, t.registered).prizes, t.currency),  # type: ignore[attr-defined]
-                "registered": t.registered,  # type: ignore[attr-defined]
+                "pool": format_amount(_pool_now(t, t.registered).prizes, t.currency),
+                "registered": t.registered,
                 "mine": mine if mine is not None and mine.status == "registered" else None,
             }
         )
@@ -91,7 +96,7 @@ def standings(round_: Round) -> list[dict[str, Any]]:
         main = next((g for g in games if g.kind == "round"), None)
         live = _live_chips(main) if main is not None else {}
         playing = any(g.game.status in (GameStatus.WAITING, GameStatus.RUNNING) for g in games)
-        seats = []
+        seats: list[dict[str, Any]] = []
         for seat in table.seats.all():
             chip_count = seat.chips if seat.chips is not None else live.get(seat.registration_id)
             seats.append(
@@ -115,7 +120,7 @@ def standings(round_: Round) -> list[dict[str, Any]]:
     return out
 
 
-def tournament_page(*, tournament: Tournament, user: Any) -> dict[str, Any]:
+def tournament_page(*, tournament: Tournament, user: User | AnonymousUser) -> dict[str, Any]:
     t = tournament
     regs = list(
         Registration.objects.filter(tournament=t, status=RegistrationStatus.REGISTERED)

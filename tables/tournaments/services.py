@@ -11,7 +11,7 @@ it posts to, then (the director) tables and games in the tables' own order. Refu
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.utils import formats, timezone
@@ -34,6 +34,9 @@ from tables.tournaments.models import (
     TournamentStatus,
 )
 from tables.tournaments.wake import tournament_wake
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 
 def _now() -> Any:
@@ -65,7 +68,7 @@ def cancel_key(*, tournament: Tournament) -> str:
     return f"cancel:tournament:{tournament.pk}"
 
 
-def practice_chips_key(*, tournament: Tournament, user: Any) -> str:
+def practice_chips_key(*, tournament: Tournament, user: User) -> str:
     return f"practice-chips:tournament:{tournament.pk}:user:{user.pk}"
 
 
@@ -88,7 +91,7 @@ def registered(tournament: Tournament) -> list[Registration]:
     )
 
 
-def _money_checks(tournament: Tournament, user: Any) -> None:
+def _money_checks(tournament: Tournament, user: User) -> None:
     if tournament.practice:
         return
     if not money_games_on():
@@ -107,7 +110,7 @@ def _money_checks(tournament: Tournament, user: Any) -> None:
         )
 
 
-def _hold_entry(tournament: Tournament, registration: Registration, user: Any) -> None:
+def _hold_entry(tournament: Tournament, registration: Registration, user: User) -> None:
     amount = tournament.entry_fee
     if amount <= 0:
         return
@@ -131,11 +134,11 @@ def _hold_entry(tournament: Tournament, registration: Registration, user: Any) -
         )
     except InsufficientFunds as exc:
         fee = format_amount(amount, tournament.currency)
-        have = exc.details.get("balance")
-        if isinstance(have, int):
+        balance = exc.details.get("balance")
+        if isinstance(balance, int):
             message = _(
                 "Not enough balance: the entry fee is %(fee)s and your balance is %(have)s."
-            ) % {"fee": fee, "have": format_amount(have, tournament.currency)}
+            ) % {"fee": fee, "have": format_amount(balance, tournament.currency)}
         else:
             message = _("Not enough balance: the entry fee is %(fee)s.") % {"fee": fee}
         raise TournamentRefused(message) from exc
@@ -147,7 +150,7 @@ def _wake_after_commit(tournament_id: int) -> None:
     transaction.on_commit(lambda: tournament_wake(tournament_id=tournament_id))
 
 
-def _register(tournament: Tournament, user: Any, *, is_bot: bool) -> Registration:
+def _register(tournament: Tournament, user: User, *, is_bot: bool) -> Registration:
     if Registration.objects.filter(
         tournament=tournament, user_id=user.pk, status=RegistrationStatus.REGISTERED
     ).exists():
@@ -161,7 +164,7 @@ def _register(tournament: Tournament, user: Any, *, is_bot: bool) -> Registratio
     return registration
 
 
-def tournament_register(*, tournament: Tournament, user: Any) -> Registration:
+def tournament_register(*, tournament: Tournament, user: User) -> Registration:
     """Register ``user``: the entry fee goes into the tournament's pot. Refused in words when
     registration is not open, the tournament is full, the player is registered already, is
     self-excluded (cash), money games are off (cash) or the balance is short. A sit & go starts
@@ -185,7 +188,7 @@ def tournament_register(*, tournament: Tournament, user: Any) -> Registration:
     return in_transaction(work)
 
 
-def tournament_unregister(*, tournament: Tournament, user: Any) -> Registration:
+def tournament_unregister(*, tournament: Tournament, user: User) -> Registration:
     """Take ``user`` out before the start: the entry fee is refunded in full."""
     if user is None or getattr(user, "is_anonymous", True):
         raise TournamentRefused(_("Sign in to register."))
@@ -236,7 +239,7 @@ def bots_register(tournament: Tournament, *, count: int) -> list[Registration]:
 
 
 def tournament_cancel_locked(
-    tournament: Tournament, *, reason: str, staff_user: Any = None
+    tournament: Tournament, *, reason: str, staff_user: User | None = None
 ) -> None:
     """Cancel a locked tournament: every running table of it cancelled, a guarantee top-up given
     back to the house, every entry refunded in full (no fee kept); the pot ends at 0."""
@@ -292,7 +295,7 @@ def _system_staff() -> Any:
     return user
 
 
-def tournament_cancel(*, tournament: Tournament, staff_user: Any, reason: str) -> Tournament:
+def tournament_cancel(*, tournament: Tournament, staff_user: User, reason: str) -> Tournament:
     """Staff cancel a tournament at any time before its end (see ``tournament_cancel_locked``)."""
     if not getattr(staff_user, "is_staff", False) or not getattr(staff_user, "is_active", False):
         raise TournamentRefused(_("Only staff can cancel a tournament."))

@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.http import AuthenticatedHttpRequest
 from tables.tournaments import selectors, services
 from tables.tournaments.models import Tournament
 from tables.web.messages import refusal_words
@@ -36,7 +37,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def tournament_register(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def tournament_register(request: AuthenticatedHttpRequest, tournament_id: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     try:
         services.tournament_register(tournament=tournament, user=request.user)
@@ -49,7 +50,7 @@ def tournament_register(request: HttpRequest, tournament_id: int) -> HttpRespons
 
 @login_required
 @require_POST
-def tournament_unregister(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def tournament_unregister(request: AuthenticatedHttpRequest, tournament_id: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     try:
         services.tournament_unregister(tournament=tournament, user=request.user)
@@ -63,7 +64,7 @@ def tournament_unregister(request: HttpRequest, tournament_id: int) -> HttpRespo
 @require_GET
 @login_required
 @permission_required(SUPPORT_PERMISSION, raise_exception=True)
-def tournament_support(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def tournament_support(request: AuthenticatedHttpRequest, tournament_id: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     context = selectors.tournament_support(tournament=tournament)
     return render(request, "tables/support/tournament.html", context)
@@ -72,7 +73,7 @@ def tournament_support(request: HttpRequest, tournament_id: int) -> HttpResponse
 @require_GET
 @login_required
 @permission_required(SUPPORT_PERMISSION, raise_exception=True)
-def tournament_export(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def tournament_export(request: AuthenticatedHttpRequest, tournament_id: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     data = selectors.tournament_results_export(tournament=tournament)
     response = HttpResponse(
