@@ -27,6 +27,7 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
+from accounts.http import AuthenticatedHttpRequest
 from ledger.currencies import money_games_on
 from tables import selectors, services
 from tables.models import (
@@ -85,7 +86,7 @@ class ReasonForm(forms.Form):
 
 
 def _ask_reason(
-    modeladmin: admin.ModelAdmin,  # type: ignore[type-arg]
+    modeladmin: admin.ModelAdmin[Any],
     request: HttpRequest,
     objects: list[Any],
     *,
@@ -116,8 +117,8 @@ def _ask_reason(
 
 
 def _cancel_games(
-    modeladmin: admin.ModelAdmin,  # type: ignore[type-arg]
-    request: HttpRequest,
+    modeladmin: admin.ModelAdmin[Any],
+    request: AuthenticatedHttpRequest,
     games: list[Game],
     reason: str,
 ) -> None:
@@ -132,7 +133,7 @@ def _cancel_games(
             )
 
 
-class TableForm(forms.ModelForm):  # type: ignore[type-arg]
+class TableForm(forms.ModelForm[Table]):
     class Meta:
         model = Table
         fields = ("template", "name")
@@ -146,7 +147,7 @@ class TableForm(forms.ModelForm):  # type: ignore[type-arg]
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class TableAdmin(admin.ModelAdmin[Table]):
     form = TableForm
     list_display = ("name", "template", "status", "live_game", "created_at")
     list_filter = ("status", "template__variant", "template__practice")
@@ -182,7 +183,7 @@ class TableAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         return format_html('<a href="{}">{}</a>', url, game)
 
     @admin.action(description="Cancel the live game (refund every entry)")
-    def cancel_live_game(self, request: HttpRequest, queryset: QuerySet[Table]) -> Any:
+    def cancel_live_game(self, request: AuthenticatedHttpRequest, queryset: QuerySet[Table]) -> Any:
         games = list(
             Game.objects.filter(table__in=queryset, status__in=LIVE_GAME_STATUSES).order_by("pk")
         )
@@ -204,7 +205,7 @@ class TableAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         return None
 
     @admin.action(description="Close the selected tables")
-    def close_tables(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
+    def close_tables(self, request: AuthenticatedHttpRequest, queryset: QuerySet[Table]) -> None:
         for table in queryset.exclude(status=TableStatus.CLOSED):
             services.table_close(table=table, staff_user=request.user, reason="Table closed")
         self.message_user(request, "Closed. Running games play on to their end.")
@@ -213,7 +214,7 @@ class TableAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 # ----------------------------------------------------------------------------- support
 
 
-class SupportReadOnly(admin.ModelAdmin):  # type: ignore[type-arg]
+class SupportReadOnly(admin.ModelAdmin[Any]):
     """Read only; visible to staff with the view permission or ``accounts.review_deals``."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -238,7 +239,7 @@ class SupportReadOnly(admin.ModelAdmin):  # type: ignore[type-arg]
         )
 
 
-class SeatInline(admin.TabularInline):  # type: ignore[type-arg]
+class SeatInline(admin.TabularInline[Seat, Game]):
     model = Seat
     extra = 0
     can_delete = False
@@ -358,7 +359,7 @@ class GameAdmin(SupportReadOnly):
         return _pretty(obj.state)
 
     @admin.action(description="Cancel the selected games (refund every entry)")
-    def cancel_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
+    def cancel_games(self, request: AuthenticatedHttpRequest, queryset: QuerySet[Game]) -> Any:
         if not request.user.is_staff:
             return None
         games = list(queryset.filter(status__in=LIVE_GAME_STATUSES).order_by("pk"))
@@ -520,7 +521,7 @@ class DealNoteAdmin(SupportReadOnly):
 
 
 @admin.register(BotProfile)
-class BotProfileAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class BotProfileAdmin(admin.ModelAdmin[BotProfile]):
     list_display = ("user", "created_at")
     readonly_fields = ("user", "created_at")
 

@@ -77,7 +77,7 @@ def default_hint(name: str) -> str:
     return "Blank: the rule book's default (" + " · ".join(parts) + ")." if parts else ""
 
 
-class TemplateForm(forms.ModelForm):  # type: ignore[type-arg]
+class TemplateForm(forms.ModelForm[TableTemplate]):
     """Money typed in rupees or chips, the fee in percent; blanks show their defaults."""
 
     entry_fee = forms.CharField(
@@ -135,19 +135,22 @@ class TemplateForm(forms.ModelForm):  # type: ignore[type-arg]
                     choices=[("", f"({shown})"), ("true", "Yes"), ("false", "No")]
                 )
             elif isinstance(field, forms.ChoiceField):
-                field.choices = [("", f"({shown})"), *list(field.choices)[1:]]
+                # Read back, the choices are a list (django-stubs type the setter's inputs).
+                field.choices = [("", f"({shown})"), *list(field.choices)[1:]]  # type: ignore[arg-type]
             else:
                 field.widget.attrs["placeholder"] = shown
 
     def _post_clean(self) -> None:
         # A value that could not be read is reported alone: the whole template is judged (the
         # model's checks, the engine) once every field reads.
-        if self._errors:
+        # Django's private form hooks, which django-stubs leave out.
+        if self._errors:  # type: ignore[attr-defined]
             return
-        super()._post_clean()
+        super()._post_clean()  # type: ignore[misc]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data  # what ModelForm.clean returns
         currency = data.get("currency") or "cash"
         for name in MONEY_FIELDS:
             raw = self.data.get(name, "") if self.is_bound else ""
@@ -166,7 +169,7 @@ class TemplateForm(forms.ModelForm):  # type: ignore[type-arg]
 
 
 @admin.register(TableTemplate)
-class TableTemplateAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class TableTemplateAdmin(admin.ModelAdmin[TableTemplate]):
     form = TemplateForm
     change_list_template = "admin/tables/tabletemplate/change_list.html"
     # Counts only in the digits 0-9; the rule options' JSON with a size and depth limit.
