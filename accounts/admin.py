@@ -45,7 +45,7 @@ class SelfExclusionInline(_History):
 @admin.register(User)
 class UserAdmin(BaseUserAdmin[User]):
     fieldsets = (
-        *BaseUserAdmin.fieldsets,  # type: ignore[misc]
+        *(BaseUserAdmin.fieldsets or ()),
         ("Table", {"fields": ("display_name",)}),
         (
             "Responsible play",

@@ -19,7 +19,7 @@ from django.conf import settings  # noqa: E402
 from tables.live.routing import websocket_urlpatterns  # noqa: E402
 from tables.timers.loop import TimerLoopMiddleware  # noqa: E402
 
-application = ProtocolTypeRouter(
+application: ProtocolTypeRouter | TimerLoopMiddleware = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
@@ -30,4 +30,4 @@ application = ProtocolTypeRouter(
 
 if settings.TIMERS_BACKEND == "loop":
     # Embedded default: the web process fires the timers itself (see tables/timers/loop.py).
-    application = TimerLoopMiddleware(application)  # type: ignore[assignment]
+    application = TimerLoopMiddleware(application)

@@ -79,7 +79,7 @@ class SocketCounter:
             OPEN_SOCKETS.dec()
 
 
-class GracefulServer(Server):  # type: ignore[misc]
+class GracefulServer(Server):  # type: ignore[misc]  # Daphne ships no types (Server is Any)
     """daphne's server, draining before it stops (see the module's docstring)."""
 
     def __init__(self, application: Any, *args: Any, **kwargs: Any) -> None:
@@ -156,7 +156,7 @@ class GracefulServer(Server):  # type: ignore[misc]
             multiprocess.mark_process_dead(os.getpid())
 
 
-class GracefulCommandLineInterface(CommandLineInterface):  # type: ignore[misc]
+class GracefulCommandLineInterface(CommandLineInterface):  # type: ignore[misc]  # Daphne: untyped
     server_class = GracefulServer
 
 

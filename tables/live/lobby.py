@@ -61,10 +61,12 @@ def lobby_changed() -> None:
 
 def _server_loop() -> asyncio.AbstractEventLoop | None:
     """The event loop of the ASGI server this sync code runs for (``None``: not in one)."""
-    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    loop: asyncio.AbstractEventLoop | None = getattr(
+        SyncToAsync.threadlocal, "main_event_loop", None
+    )
     if loop is None or loop.is_closed() or not loop.is_running():
         return None
-    return loop  # type: ignore[no-any-return]
+    return loop
 
 
 def _deferred_on_loop() -> None:
