@@ -61,7 +61,10 @@ def new_ref() -> Callable[[], str]:
 
 @pytest.fixture
 def key() -> Callable[[str], str]:
-    return lambda prefix="k": f"{prefix}:{next(_keys)}"
+    def make(prefix: str = "k") -> str:
+        return f"{prefix}:{next(_keys)}"
+
+    return make
 
 
 @pytest.fixture

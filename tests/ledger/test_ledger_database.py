@@ -5,6 +5,8 @@ Tests without a marker run on both SQLite and PostgreSQL (raw SQL through Django
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.core.management import call_command
 from django.db import IntegrityError, connection, transaction
@@ -42,7 +44,7 @@ def raw_entry(
         )
 
 
-def execute(sql: str, params: list[object] | None = None) -> None:
+def execute(sql: str, params: list[Any] | None = None) -> None:
     with connection.cursor() as cursor:
         cursor.execute(sql, params or [])
 

@@ -33,7 +33,7 @@ pytestmark = pytest.mark.django_db
 
 def legs(tx: Transaction) -> dict[tuple[str, object], int]:
     """{(kind, user_id or ref): amount} of a transaction's entries."""
-    out = {}
+    out: dict[tuple[str, object], int] = {}
     for e in tx.entries.select_related("account"):
         acc = e.account
         who = acc.user_id if acc.kind == AccountKind.WALLET else (acc.ref or acc.currency)

@@ -308,7 +308,8 @@ class LedgerMachine(RuleBasedStateMachine):
     def rejoin(self, data: st.DataObject) -> None:
         choice = self.pick(data, self.can_rejoin())
         if choice:
-            self.hold(services.pot_hold_rejoin, "rejoin_fee", *choice, prefix="rejoin")
+            g, p = choice
+            self.hold(services.pot_hold_rejoin, "rejoin_fee", g, p, prefix="rejoin")
 
     @precondition(lambda self: self.can_settle())
     @rule(data=st.data(), points=st.booleans())
@@ -467,7 +468,7 @@ class LedgerMachine(RuleBasedStateMachine):
         if done is None:
             return
         legs = {k: -v for k, v in done.legs.items()}
-        kwargs = {
+        kwargs: dict[str, Any] = {
             "transaction": Transaction.objects.get(pk=done.tx_id),
             "reason": "test",
             "staff_user": self.staff,

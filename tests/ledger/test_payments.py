@@ -247,13 +247,13 @@ def test_the_sandbox_may_deliver_twice(
     later: list[bytes] = []
     settings.PAYMENTS_SANDBOX_DUPLICATE_RATE = 1.0
     original = sandbox.sandbox_deliver_later
-    sandbox.sandbox_deliver_later = lambda *, body, delay: later.append(body)  # type: ignore[assignment]
+    sandbox.sandbox_deliver_later = lambda *, body, delay: later.append(body)
     try:
         deposit = _checkout(client, player)
         with django_capture_on_commit_callbacks(execute=True):
             client.post(deposit.checkout_url, {"outcome": "pay"})
     finally:
-        sandbox.sandbox_deliver_later = original  # type: ignore[assignment]
+        sandbox.sandbox_deliver_later = original
     assert len(later) == 1
     sandbox.sandbox_deliver(body=later[0])
     assert cash(player) == 50_000

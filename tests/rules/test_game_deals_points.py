@@ -37,14 +37,14 @@ def test_deals_chips_move_after_each_deal_and_the_most_chips_win() -> None:
     assert chips(played) == {1: 160, 2: 160, 3: 160}
     play_planned_deal(played, winner=1, counts={2: 30, 3: 45})
     assert chips(played) == {1: 235, 2: 130, 3: 115}
-    assert played.of_type(DealEnded)[-1].chips == chips(played)  # type: ignore[union-attr]
+    assert played.of_type(DealEnded)[-1].chips == chips(played)
     assert played.state.phase == "break"
     play_planned_deal(played, winner=3, counts={1: 80, 2: 10})
     assert chips(played) == {1: 155, 2: 120, 3: 205}
     assert played.state.phase == "ended"
     ended = played.of_type(GameEnded)[-1]
     prize = scoring.prize_pool(5000, 3, played.state.settings.platform_fee_bps)
-    assert ended.payouts == {3: prize.net} and ended.fee == prize.fee  # type: ignore[union-attr]
+    assert ended.payouts == {3: prize.net} and ended.fee == prize.fee
     assert prize.gross == 15000  # entry x players
 
 
@@ -65,14 +65,14 @@ def test_deals_tie_breaker_among_the_tied_leaders_until_one_leads() -> None:
     # Nobody shows: the closed deck runs out (no reshuffle allowed) and everyone scores 0.
     while played.state.phase == "turn":
         played.pass_turn()
-    assert played.of_type(DealEnded)[-1].reason == "exhausted"  # type: ignore[union-attr]
+    assert played.of_type(DealEnded)[-1].reason == "exhausted"
     assert chips(played) == {1: 200, 2: 200, 3: 120, 4: 120}
     assert played.of_type(TieBreaker) == [TieBreaker(seats=(1, 2))] * 2
     # The next tie-breaker has a winner.
     play_planned_deal(played, winner=1, counts={2: 2})
     assert chips(played) == {1: 202, 2: 198, 3: 120, 4: 120}
     assert played.state.phase == "ended"
-    assert played.of_type(GameEnded)[-1].winners == (1,)  # type: ignore[union-attr]
+    assert played.of_type(GameEnded)[-1].winners == (1,)
 
 
 def test_deals_tie_breaker_resolves() -> None:
@@ -100,12 +100,12 @@ def test_points_settlement_each_loser_pays_the_winner_less_the_fee() -> None:
     assert len(settled) == 1
     gain = (34 + 61) * 25
     fee = gain * 1500 // 10000
-    assert settled[0].nets == {1: -34 * 25, 2: gain - fee, 3: -61 * 25}  # type: ignore[union-attr]
-    assert settled[0].fee == fee  # type: ignore[union-attr]
-    assert sum(settled[0].nets.values()) == -fee  # type: ignore[union-attr]
+    assert settled[0].nets == {1: -34 * 25, 2: gain - fee, 3: -61 * 25}
+    assert settled[0].fee == fee
+    assert sum(settled[0].nets.values()) == -fee
     assert played.state.phase == "ended"
     ended = played.of_type(GameEnded)[-1]
-    assert ended.payouts == {} and ended.fee == 0 and ended.winners == (2,)  # type: ignore[union-attr]
+    assert ended.payouts == {} and ended.fee == 0 and ended.winners == (2,)
     assert game_refunds(played.state) == {1: 0, 2: 0, 3: 0}
 
 

@@ -19,6 +19,7 @@ from tables.rules.game import (
     Dropped,
     ExtraTimeStarted,
     GameState,
+    Hand,
     Leave,
     PickClosed,
     PickOpen,
@@ -55,10 +56,10 @@ def new_game(variant: str = "pool101", seats: tuple[int, ...] = (1, 2, 3), **kw:
 def scores(played: Played) -> dict[int, int]:
     ended = played.of_type(DealEnded)
     assert ended, "no deal has ended"
-    return dict(ended[-1].scores)  # type: ignore[union-attr]
+    return dict(ended[-1].scores)
 
 
-def hand_of(state: GameState, seat: int) -> tuple:  # type: ignore[type-arg]
+def hand_of(state: GameState, seat: int) -> Hand:
     assert state.deal is not None
     return next(h for h in state.deal.hands if h.seat == seat)
 
@@ -194,7 +195,7 @@ def test_first_and_middle_drop_and_last_player_wins_at_once() -> None:
     # Only seat 3 is left: wins at once with 0.
     assert scores(played) == {1: 20, 2: 40, 3: 0}
     ended = played.of_type(DealEnded)[-1]
-    assert ended.winner == 3 and ended.reason == "last_player"  # type: ignore[union-attr]
+    assert ended.winner == 3 and ended.reason == "last_player"
     assert played.state.phase == "break"
 
 
@@ -309,7 +310,7 @@ def test_declare_needs_fourteen_cards_and_the_right_groups() -> None:
     with pytest.raises(InvalidMove, match="14 cards"):
         played.apply(Declare(1, plan.groups[1][0][0], plan.groups[1]))
     played.apply(PickClosed(1))
-    picked = played.state.deal.picked  # type: ignore[union-attr]
+    picked = played.state.deal.picked
     assert picked is not None
     with pytest.raises(InvalidMove, match="exactly the 13 cards"):
         played.apply(Declare(1, picked, plan.groups[1][:3]))
@@ -324,10 +325,10 @@ def test_valid_show_opens_the_meld_window_and_counts_the_losers() -> None:
     plan = start_planned_deal(played, winner=2, counts={1: 34, 3: 100, 4: 3})
     played.pass_turn()  # seat 1 had a turn: counted in full
     played.apply(PickClosed(2))
-    picked = played.state.deal.picked  # type: ignore[union-attr]
+    picked = played.state.deal.picked
     played.apply(Declare(2, picked, plan.groups[2]))  # type: ignore[arg-type]
     declared = played.of_type(Declared)[-1]
-    assert declared.valid  # type: ignore[union-attr]
+    assert declared.valid
     assert played.state.phase == "meld" and played.state.deadline_kind == "meld"
     assert played.state.deadline == played.now - 1 + 45
     with pytest.raises(InvalidMove):
@@ -356,7 +357,7 @@ def test_deal_show_is_flat_twenty_in_deals_and_the_full_count_is_capped() -> Non
     plan = start_planned_deal(played, winner=2, counts={1: 100, 3: 6})
     played.pass_turn()  # seat 1
     played.apply(PickClosed(2))
-    played.apply(Declare(2, played.state.deal.picked, plan.groups[2]))  # type: ignore[arg-type,union-attr]
+    played.apply(Declare(2, played.state.deal.picked, plan.groups[2]))  # type: ignore[arg-type]
     played.apply(SubmitMeld(1, plan.groups[1]))
     played.apply(SubmitMeld(3, plan.groups[3]))
     assert scores(played) == {1: 80, 2: 0, 3: 20}
@@ -371,7 +372,7 @@ def test_meld_window_timeout_counts_the_arrangement_held() -> None:
         played.apply(Arrange(2, plan.groups[1]))
     played.pass_turn()
     played.apply(PickClosed(3))
-    played.apply(Declare(3, played.state.deal.picked, plan.groups[3]))  # type: ignore[arg-type,union-attr]
+    played.apply(Declare(3, played.state.deal.picked, plan.groups[3]))  # type: ignore[arg-type]
     played.apply(SubmitMeld(1, plan.groups[1]))
     played.timeout()  # seat 2 never submits: counted on the arrangement the server holds
     assert scores(played) == {1: 30, 2: 45, 3: 0}
@@ -381,10 +382,10 @@ def test_wrong_show_scores_80_and_the_deal_goes_on() -> None:
     played = new_game()
     plan = start_planned_deal(played, winner=None, counts={1: 30, 2: 45, 3: 50})
     played.apply(PickClosed(1))
-    picked = played.state.deal.picked  # type: ignore[union-attr]
+    picked = played.state.deal.picked
     played.apply(Declare(1, picked, plan.groups[1]))  # type: ignore[arg-type]
     declared = played.of_type(Declared)[-1]
-    assert not declared.valid and "not a valid" in declared.reason  # type: ignore[union-attr]
+    assert not declared.valid and "not a valid" in declared.reason
     state = played.state
     assert hand_of(state, 1).status == "wrong_show" and hand_of(state, 1).score == 80
     assert state.phase == "turn" and state.deal is not None and state.deal.turn == 2
@@ -393,7 +394,7 @@ def test_wrong_show_scores_80_and_the_deal_goes_on() -> None:
     state = played.state
     assert state.deal is not None and state.deal.turn == 2  # seat 1 is out of the deal
     played.apply(PickClosed(2))
-    played.apply(Declare(2, played.state.deal.picked, plan.groups[2]))  # type: ignore[arg-type,union-attr]
+    played.apply(Declare(2, played.state.deal.picked, plan.groups[2]))  # type: ignore[arg-type]
     # The second wrong show leaves only seat 3: it wins at once.
     assert scores(played) == {1: 80, 2: 80, 3: 0}
 
@@ -429,7 +430,7 @@ def test_extra_time_then_missed_turns_then_out_with_middle_drop() -> None:
     played.pass_turn()
     played.pass_turn()
     played.apply(PickClosed(1))  # seat 1 acts: the missed turns are no longer consecutive
-    picked = played.state.deal.picked  # type: ignore[union-attr]
+    picked = played.state.deal.picked
     played.timeout()  # the server throws the picked card: missed 1 again
     assert played.of_type(TurnMissed)[-1] == TurnMissed(seat=1, missed=1)
     assert played.state.deal is not None and played.state.deal.open[-1] == picked
@@ -480,7 +481,7 @@ def test_reshuffle_and_exhaustion_end_the_deal_with_zero_for_all() -> None:
     assert checked
     assert len(played.of_type(DeckReshuffled)) == 1
     ended = played.of_type(DealEnded)[-1]
-    assert ended.reason == "exhausted" and ended.winner is None  # type: ignore[union-attr]
+    assert ended.reason == "exhausted" and ended.winner is None
     assert scores(played) == {1: 0, 2: 0}
 
 
@@ -513,6 +514,7 @@ def test_the_view_counts_the_hand_with_its_fourteenth_card_too() -> None:
 
     assert played.state.deal is not None
     seat = played.state.deal.turn
+    assert seat is not None
     played.apply(PickClosed(seat))
     hand = hand_of(played.state, seat)
     assert len(hand.cards) == 14

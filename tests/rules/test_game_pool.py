@@ -45,7 +45,7 @@ def statuses(state: GameState) -> dict[int, str]:
 def last_deal_scores(played: Played) -> dict[int, int]:
     ended = played.of_type(DealEnded)
     assert ended
-    return dict(ended[-1].scores)  # type: ignore[union-attr]
+    return dict(ended[-1].scores)
 
 
 def skip_offers(played: Played) -> None:
@@ -91,16 +91,16 @@ def test_worked_example_101_row_by_row() -> None:
         assert statuses(played.state) == row_status, f"deal {row}"
         if row == 3:
             # C is out at exactly 101; the highest total still in is 75 <= 79: rejoin offered.
-            assert [e.seat for e in played.of_type(Eliminated)] == [3]  # type: ignore[union-attr]
+            assert [e.seat for e in played.of_type(Eliminated)] == [3]
             assert played.state.phase == "rejoin"
             offer = played.of_type(RejoinOffered)[-1]
-            assert offer.seats == (3,) and offer.total == 76  # type: ignore[union-attr]
+            assert offer.seats == (3,) and offer.total == 76
     assert played.state.phase == "ended"
     ended = played.of_type(GameEnded)
     assert len(ended) == 1
     prize = scoring.prize_pool(ENTRY, 3, played.state.settings.platform_fee_bps)
-    assert ended[0].payouts == {1: prize.net}  # type: ignore[union-attr]
-    assert ended[0].fee == prize.fee and ended[0].reason == "winner"  # type: ignore[union-attr]
+    assert ended[0].payouts == {1: prize.net}
+    assert ended[0].fee == prize.fee and ended[0].reason == "winner"
     # The declined manual split came back only after the next deal (after deals 3 and 4).
     offered_after = [e for e in played.events if isinstance(e, (SplitOffered, DealEnded))]
     kinds = [type(e).__name__ for e in offered_after]
@@ -222,8 +222,8 @@ def test_auto_split_two_left_all_at_81_or_more() -> None:
     assert played.state.phase == "ended"
     ended = played.of_type(GameEnded)[-1]
     prize = scoring.prize_pool(ENTRY, 3, played.state.settings.platform_fee_bps)
-    assert ended.reason == "auto_split"  # type: ignore[union-attr]
-    payouts = dict(ended.payouts)  # type: ignore[union-attr]
+    assert ended.reason == "auto_split"
+    payouts = dict(ended.payouts)
     assert sum(payouts.values()) == prize.net
     assert payouts == scoring.split_amounts(prize.net, {1: 0, 2: 0}, weighting="equal")
 
@@ -300,8 +300,8 @@ def test_manual_split_accepted_by_all_pays_by_drops() -> None:
     played.apply(SplitAccept(2))
     assert played.state.phase == "ended"
     ended = played.of_type(GameEnded)[-1]
-    assert ended.reason == "manual_split"  # type: ignore[union-attr]
-    assert sum(ended.payouts.values()) + ended.fee == 3 * ENTRY  # type: ignore[union-attr]
+    assert ended.reason == "manual_split"
+    assert sum(ended.payouts.values()) + ended.fee == 3 * ENTRY
 
 
 def test_manual_split_by_drops_plus_one_leftover_to_more_drops() -> None:

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from tables.rules.evaluate import evaluate_hand
 from tables.rules.game import StartDeal, action_from_json, game_apply, game_new, game_view
-from tables.rules.game.bot import STRENGTHS, bot_decide, public_record, seat_view
+from tables.rules.game.bot import STRENGTHS, Strength, bot_decide, public_record, seat_view
 from tables.rules.game.state import find_hand
 from tables.rules.game.view import legal_actions
 from tables.rules.replay import LoggedMove, replay_moves
@@ -26,7 +26,7 @@ SETTINGS = GameSettings.for_variant("points", seats_min=2, seats_max=3, point_va
 ENGINE = engine_for("points")
 
 
-def _played(seed: int, seats: int, strengths: tuple[str, ...]):
+def _played(seed: int, seats: int, strengths: tuple[Strength, ...]):
     cards = list(build_cards(SETTINGS))
     random.Random(seed).shuffle(cards)
     start = StartDeal(Shoe(tuple(cards), tuple(tuple(range(len(cards))) for _ in range(3))))
@@ -43,6 +43,7 @@ def _played(seed: int, seats: int, strengths: tuple[str, ...]):
                 choice = bot_decide(view, strengths[seat - 1], seed=seed + step)
                 if choice is not None:
                     break
+        assert choice is not None
         action = action_from_json({**choice, "seat": seat})
         moves.append(LoggedMove(len(moves) + 1, choice["type"], action.to_json(), 0.0, seat))
         transition = game_apply(state, action, now=0.0)

@@ -122,7 +122,7 @@ WORKED_201 = [
 
 
 @pytest.mark.parametrize(("settings", "rows"), [(P101, WORKED_101), (P201, WORKED_201)])
-def test_worked_examples_row_by_row(settings: GameSettings, rows: list) -> None:  # type: ignore[type-arg]
+def test_worked_examples_row_by_row(settings: GameSettings, rows: list) -> None:
     totals = {1: 0, 2: 0, 3: 0}
     for added, expected, out in rows:
         update = add_pool_scores(totals, added, settings)

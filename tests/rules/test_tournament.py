@@ -4,6 +4,7 @@ the rule book's worked examples and Hypothesis properties."""
 from __future__ import annotations
 
 import itertools
+from typing import cast
 
 import pytest
 from hypothesis import given
@@ -239,7 +240,7 @@ def test_prizes_sum_to_the_pool_exactly(data: st.DataObject, pool: int, n: int) 
     ]
     final = {0: 100, 1: data.draw(st.integers(0, 100))}
     ranked = t.rank_field(final=final, final_winner=0, knockouts=knockouts)
-    assert sorted(r.player for r in ranked) == players
+    assert sorted(cast(int, r.player) for r in ranked) == players
     order = data.draw(st.permutations(players))
     paid = t.prizes(pool=pool, shares=shares, ranked=ranked, registered_order=order)
     assert sum(paid.values()) == pool

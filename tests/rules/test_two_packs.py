@@ -29,7 +29,8 @@ def _start(variant: str = "deals") -> Played:
         settings, hands=[hand, OTHER], open_card="10H", cut_card=CUT, closed_top=["3H"]
     )
     played.apply(StartDeal(shoe))
-    played.apply(Arrange(seat=1, groups=ARRANGED))
+    # Arrange takes card codes as a page sends them (its __post_init__ parses them).
+    played.apply(Arrange(seat=1, groups=ARRANGED))  # type: ignore[arg-type]
     return played
 
 

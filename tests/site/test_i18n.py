@@ -311,7 +311,7 @@ def _engine_samples() -> list[str]:
                 for value in message.values:
                     if isinstance(value, ast.Constant):
                         parts.append(str(value.value))
-                    else:
+                    elif isinstance(value, ast.FormattedValue):
                         source = ast.unparse(value.value)
                         key = next((k for k in _SAMPLES if k in source), "seat")
                         parts.append(_SAMPLES["cards" if "join" in source else key])

@@ -167,6 +167,7 @@ def deal_order(game: Game) -> tuple[int, ...]:
     """The seats, in deal order, of the deal the server is about to start (found by dealing a
     throw-away shoe on a copy of the state)."""
     engine = engine_for(game.variant)
+    assert game.state is not None
     state = engine.state_from_json(game.state)
     probe = engine.new_start_deal(engine.settings_from_json(game.settings))
     transition = engine.apply(state, probe, now=max(state.deadline or 0.0, START) + 10**6)
@@ -270,6 +271,7 @@ class TableDriver:
     def view(self, seat: int | None = None) -> dict[str, Any]:
         game = self.game()
         engine = engine_for(game.variant)
+        assert game.state is not None
         return engine.view(engine.state_from_json(game.state), seat)
 
     def phase(self) -> str:

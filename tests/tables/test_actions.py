@@ -140,7 +140,7 @@ def test_strangers_and_anonymous_users_cannot_act(t: TableDriver, players: list[
     with pytest.raises(services.NotSeated):
         services.game_act(
             game_id=game.pk,
-            user=AnonymousUser(),
+            user=AnonymousUser(),  # type: ignore[arg-type]  # on purpose: refused
             action="pick_closed",
             expected_version=game.version,
         )
@@ -153,7 +153,10 @@ def test_wrappers_validate_their_arguments(t: TableDriver) -> None:
         services.deal_pick(game_id=game.pk, user=t.users[1], source="middle", expected_version=1)
     with pytest.raises(services.ActionNotAllowed):
         services.deal_arrange(
-            game_id=game.pk, user=t.users[1], groups=42, expected_version=game.version
+            game_id=game.pk,
+            user=t.users[1],
+            groups=42,  # type: ignore[arg-type]  # on purpose: refused
+            expected_version=game.version,
         )
     services.deal_pick(
         game_id=game.pk, user=t.users[1], source="closed", expected_version=game.version

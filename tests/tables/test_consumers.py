@@ -30,6 +30,13 @@ def _cookie_for(user: Any) -> list[tuple[bytes, bytes]]:
     return [(b"cookie", f"{django_settings.SESSION_COOKIE_NAME}={session}".encode())]
 
 
+async def _text(ws: WebsocketCommunicator, timeout: float = 1) -> str:
+    """The socket's next frame, which is text (the consumers send no bytes)."""
+    message = await ws.receive_from(timeout=timeout)
+    assert isinstance(message, str)
+    return message
+
+
 def _version(message: str) -> int:
     match = re.search(r'id="table-sync"[^>]*data-version="(\d+)"', message)
     assert match, message
@@ -83,7 +90,7 @@ async def _connected(ws: WebsocketCommunicator) -> int:
     connected, _ = await ws.connect()
     assert connected
     while True:
-        message = await ws.receive_from(timeout=5)
+        message = await _text(ws, timeout=5)
         if 'id="table-sync"' in message:
             return _version(message)
 
@@ -92,7 +99,7 @@ async def _heard(ws: WebsocketCommunicator, quiet: float = 0.3) -> list[str]:
     """Every frame the socket hears until it is quiet, badges left out."""
     frames = []
     while not await ws.receive_nothing(timeout=quiet):
-        message = await ws.receive_from()
+        message = await _text(ws)
         if 'id="presence-push"' not in message:
             frames.append(message)
     return frames
@@ -271,7 +278,7 @@ def test_a_reload_within_the_grace_records_no_move(two, short_grace, spectator_h
         await asyncio.sleep(GRACE * 3)
         heard = []
         while not await watcher.receive_nothing(timeout=0.2):
-            heard.append(await watcher.receive_from())
+            heard.append(await _text(watcher))
         await second.disconnect()
         await watcher.disconnect()
         await asyncio.sleep(GRACE * 3)
@@ -355,7 +362,7 @@ def test_the_lobby_socket_hears_about_seat_changes(table_factory, players):
         from channels.db import database_sync_to_async
 
         await database_sync_to_async(services.table_join)(table=table, user=players[0])
-        message = await ws.receive_from(timeout=5)
+        message = await _text(ws, timeout=5)
         await ws.disconnect()
         return message
 
@@ -375,12 +382,12 @@ def test_an_idle_socket_on_redis_still_hears_the_next_push(two, spectator_header
         ws = WebsocketCommunicator(APP, f"/ws/tables/{two.table.pk}/", headers=spectator_headers)
         connected, _ = await ws.connect()
         assert connected
-        await ws.receive_from(timeout=5)
+        await _text(ws, timeout=5)
         await asyncio.sleep(7)  # longer than the layer's blocking read
         from channels.db import database_sync_to_async
 
         await database_sync_to_async(two.act)(1, "pick_closed")
-        message = await ws.receive_from(timeout=5)
+        message = await _text(ws, timeout=5)
         await ws.disconnect()
         return message
 

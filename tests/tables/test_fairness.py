@@ -19,7 +19,7 @@ from tables.rules import fairness, shoe
 from tables.rules.cards import parse_cards
 from tables.rules.settings import GameSettings
 
-SHOE = {
+SHOE: dict[str, Any] = {
     "type": "start_deal",
     "shoe": {"cards": ["AS", "2S", "JK", "10H"], "reshuffle_keys": [[1, 0, 3, 2], [0, 1, 2, 3]]},
 }
@@ -95,7 +95,7 @@ def test_the_shuffle_is_fisher_yates_on_the_os_csprng(monkeypatch: pytest.Monkey
         calls.append(n)
         return draw(n)
 
-    monkeypatch.setattr(shoe.secrets, "randbelow", counting)
+    monkeypatch.setattr("tables.rules.shoe.secrets.randbelow", counting)
     cards = shoe.build_cards(GameSettings.for_variant("pool101"))
     shuffled = shoe.shuffle_cards(cards)
     assert sorted(shuffled) == sorted(cards)

@@ -55,17 +55,20 @@ def test_a_stranger_cannot_join_a_private_table_by_its_id(
     assert "This is a private table" in response.content.decode()
     # Its page does not give the invite away either.
     page = client.get(reverse("table", args=[private_table.pk])).content.decode()
-    assert private_table.invite_code not in page and private_table.invite_token not in page
+    code, token = private_table.invite_code, private_table.invite_token
+    assert code is not None and token is not None
+    assert code not in page and token not in page
 
 
 def test_the_invite_link_carries_an_unguessable_token_and_lets_the_friend_join(
     client: Client, private_table: Table, user_factory: Any, clock: Clock
 ) -> None:
-    token = private_table.invite_token
-    assert len(token) >= 32 and token != private_table.invite_code
-    client.force_login(private_table.host)
+    token, code, host = private_table.invite_token, private_table.invite_code, private_table.host
+    assert token is not None and code is not None and host is not None
+    assert len(token) >= 32 and token != code
+    client.force_login(host)
     page = client.get(reverse("table", args=[private_table.pk])).content.decode()
-    assert f"/invite/{token}/" in page and private_table.invite_code in page
+    assert f"/invite/{token}/" in page and code in page
     friend = _welcomed(user_factory())
     client.force_login(friend)
     landed = client.get(f"/invite/{token}/")

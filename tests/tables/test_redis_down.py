@@ -140,7 +140,7 @@ def test_killing_redis_mid_game_keeps_http_play_going_and_pushes_resume(
         services.table_join(table=table, user=player)
     game = Game.objects.get(table=table)
     assert game.status == "running"
-    driver = TableDriver(table, {1: players[0], 2: players[1]}, clock=None)  # type: ignore[arg-type]
+    driver = TableDriver(table, {1: players[0], 2: players[1]}, clock=None)
     starter = driver.turn()
     mover = players[starter - 1]
 
@@ -192,7 +192,7 @@ def test_killing_redis_mid_game_keeps_http_play_going_and_pushes_resume(
             raise AssertionError("the socket did not come back with Redis")
         # Told the current version on connecting (the move made meanwhile, and the socket's own
         # connection change), then pushed the discard's felt.
-        now_at = int(re.search(r'data-version="(\d+)"', again).group(1))  # type: ignore[union-attr]
+        now_at = int(re.search(r'data-version="(\d+)"', again).group(1))
         assert now_at >= version + 1
         pushes = [
             (int(m.group(1)), int(m.group(2)))

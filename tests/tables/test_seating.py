@@ -69,7 +69,7 @@ def test_unknown_table_and_anonymous_user(
     with pytest.raises(services.NotFound):
         services.table_join(table=Table(pk=987654), user=players[0])
     with pytest.raises(services.NotSeated, match="Sign in"):
-        services.table_join(table=table, user=AnonymousUser())
+        services.table_join(table=table, user=AnonymousUser())  # type: ignore[arg-type]  # refused
     with pytest.raises(services.NotSeated):
         services.table_leave(table=table, user=players[0])
     assert not Seat.objects.exists()
@@ -96,7 +96,7 @@ def test_countdown_starts_at_the_minimum_and_stops_below_it(
     game = Game.objects.get(table=table)
     assert game.deadline is None
     services.table_join(table=table, user=players[1])
-    game.refresh_from_db()
+    game = Game.objects.get(table=table)
     assert game.deadline_kind == "start"
     assert game.deadline.timestamp() == pytest.approx(clock.t + 15, abs=1e-3)
     # Leaving below the minimum stops the countdown and refunds.

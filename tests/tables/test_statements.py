@@ -30,7 +30,7 @@ def t(seated: Callable[..., TableDriver], planter: Planter, toss: Callable[[int]
     toss(1)
     _, losers = plant(planter, {1: 0, 2: 20, 3: 30})
     driver = seated(3, turn_s=30, extra_time_s=0)
-    driver.losers = losers  # type: ignore[attr-defined]
+    driver.losers = losers
     return driver
 
 

@@ -23,7 +23,7 @@ def t(
     first = {1: 0, 2: 34, 3: 48}
     planned = plant(planter, first)
     driver = seated(3)
-    driver.planned = (planned, first)  # type: ignore[attr-defined]
+    driver.planned = (planned, first)
     return driver
 
 
@@ -87,7 +87,7 @@ def _staff(user: Any) -> Any:
 
 
 def test_deal_replay_rebuilds_every_state_from_the_shoe(t: TableDriver) -> None:
-    (planned, first) = t.planned  # type: ignore[attr-defined]
+    (planned, first) = t.planned
     play(t, *planned, first)
     deal = Deal.objects.get(game=t.game(), number=1)
     steps = selectors.deal_replay(deal=deal)
@@ -124,7 +124,7 @@ def admin(admin_user: Any) -> Client:
 
 
 def test_admin_pages_load(t: TableDriver, admin: Client) -> None:
-    (planned, first) = t.planned  # type: ignore[attr-defined]
+    (planned, first) = t.planned
     play(t, *planned, first)
     game = t.game()
     deal = Deal.objects.get(game=game, number=1)

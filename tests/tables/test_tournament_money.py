@@ -136,7 +136,7 @@ def test_refusals_in_words_change_nothing(
         tourney.tournament_register(tournament=t, user=players[0])
     settings.MONEY_GAMES = True
     with pytest.raises(TournamentRefused, match="Sign in"):
-        tourney.tournament_register(tournament=t, user=None)
+        tourney.tournament_register(tournament=t, user=None)  # type: ignore[arg-type]  # refused
     assert _pot(t) == 0 and not Registration.objects.filter(tournament=t).exists()
 
 

@@ -140,5 +140,6 @@ def test_a_tables_tournament(players: list[Any], clock: Any, monkeypatch: Any) -
     tourney.tournament_register(tournament=t, user=players[1])
     advance(t, clock)
     seat = Registration.objects.get(tournament=t, user=players[0]).round_seats.get()
+    assert seat.table.table_id is not None
     assert tournament_for_table(table_id=seat.table.table_id) == t
     assert tournament_for_table(table_id=10**9) is None

@@ -21,6 +21,13 @@ pytestmark = pytest.mark.django_db(transaction=True)
 APP = AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
 
 
+async def _text(ws: WebsocketCommunicator, timeout: float = 1) -> str:
+    """The socket's next frame, which is text (the consumers send no bytes)."""
+    message = await ws.receive_from(timeout=timeout)
+    assert isinstance(message, str)
+    return message
+
+
 def test_the_page_is_told_when_the_tournament_moves(players: list[Any]) -> None:
     t = tourney.tournament_create_sit_and_go(
         name="Pushed", template=deals_template(), entry_fee=1_000, players_min=2, players_max=2
@@ -34,11 +41,11 @@ def test_the_page_is_told_when_the_tournament_moves(players: list[Any]) -> None:
         from channels.db import database_sync_to_async
 
         await database_sync_to_async(tourney.tournament_register)(tournament=t, user=players[0])
-        got.append(await ws.receive_from(timeout=5))
+        got.append(await _text(ws, timeout=5))
         await database_sync_to_async(tourney.tournament_register)(tournament=t, user=players[1])
-        got.append(await ws.receive_from(timeout=5))
+        got.append(await _text(ws, timeout=5))
         await database_sync_to_async(director.tournament_advance)(tournament_id=t.pk)
-        got.append(await ws.receive_from(timeout=5))
+        got.append(await _text(ws, timeout=5))
         await ws.disconnect()
         return got
 

@@ -49,7 +49,7 @@ def table_game(tournament: Tournament, round_no: int, table_no: int) -> Game:
     table = RoundTable.objects.get(
         round__tournament=tournament, round__number=round_no, number=table_no
     )
-    return RoundGame.objects.filter(table=table).order_by("-number").first().game  # type: ignore[union-attr]
+    return RoundGame.objects.filter(table=table).order_by("-number").first().game
 
 
 def _fire(game: Game, clock: Clock) -> None:
