@@ -347,6 +347,22 @@ class GameStatus(models.TextChoices):
 LIVE_GAME_STATUSES = (GameStatus.WAITING, GameStatus.RUNNING)
 
 
+class DeadlineKind(models.TextChoices):
+    """What ``Game.deadline`` waits for. The engine's own timers (``state.deadline_kind``:
+    turn, meld, break, rejoin, split) carry the same words; the server adds its own."""
+
+    NONE = "", "No deadline"
+    START = "start", "Start countdown"
+    FILL = "fill", "Waiting for people"
+    DEAL = "deal", "Next deal due"
+    BOT = "bot", "Computer player thinking"
+    TURN = "turn", "Turn"
+    MELD = "meld", "Meld window"
+    BREAK = "break", "Break between deals"
+    REJOIN = "rejoin", "Rejoin offer"
+    SPLIT = "split", "Split offer"
+
+
 class Game(models.Model):
     """One game at a table. ``settings`` is frozen when the game opens for entries, before any
     money moves; ``state`` is the engine's JSON state once it starts."""
@@ -364,7 +380,9 @@ class Game(models.Model):
         max_length=16, choices=GameStatus.choices, default=GameStatus.WAITING, db_index=True
     )
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
-    deadline_kind = models.CharField(max_length=16, blank=True, default="")
+    deadline_kind = models.CharField(
+        max_length=16, choices=DeadlineKind.choices, blank=True, default=DeadlineKind.NONE
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)

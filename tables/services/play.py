@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -151,6 +152,16 @@ def _playing_seat(ctx: Ctx, user: Any) -> Seat:
     return seat
 
 
+@dataclass
+class _Outcome:
+    """What one ``_on_time`` transaction ends with: the game, and the refusal of a move that
+    came too late or was refused after deadlines fired. That transaction commits (the
+    timeouts stand) and the refusal is raised after it: raised inside, it would undo them."""
+
+    game: Game
+    refusal: TableError | RulesError | None = None
+
+
 def _on_time(
     *,
     game_id: int,
@@ -166,24 +177,24 @@ def _on_time(
     time, against the version the player saw plus those timeouts); an independent move is tried
     in a savepoint and its refusal does not undo them."""
 
-    def body(ctx: Ctx) -> Game | TableError | RulesError:
+    def body(ctx: Ctx) -> _Outcome:
         before = ctx.game.version
         fired = fire_overdue(ctx)
         if not fired:
-            return act(ctx, expected_version)
+            return _Outcome(game=act(ctx, expected_version))
         if not independent and any(f.moved_on for f in fired):
-            return TimeRanOut([f.kind for f in fired])
+            return _Outcome(game=ctx.game, refusal=TimeRanOut([f.kind for f in fired]))
         seen = expected_version + (ctx.game.version - before)
         try:
             with transaction.atomic():
-                return act(ctx, seen)
+                return _Outcome(game=act(ctx, seen))
         except (TableError, RulesError) as exc:
-            return exc
+            return _Outcome(game=ctx.game, refusal=exc)
 
     outcome = game_write(game_id=game_id, now=now, body=body)
-    if isinstance(outcome, Exception):
-        raise outcome
-    return outcome
+    if outcome.refusal is not None:
+        raise outcome.refusal
+    return outcome.game
 
 
 def deal_pick(
