@@ -68,7 +68,10 @@ def deal_start(*, game: Game, now: float | None = None) -> Deal:
 INDEPENDENT_ACTIONS = frozenset({"arrange", "submit_meld", "set_auto_drop"})
 
 
-def _player_action(ctx: Ctx, *, seat_no: int, action: Any, payload: Any) -> Any:
+def _payload_check(*, action: Any, payload: Any) -> None:
+    """Refuse an action that is not one of ``PLAYER_ACTIONS``, or whose payload lacks a field
+    or has one more: the one check of a player's action's shape, whoever sends it (the view
+    only reads the form's fields into values)."""
     keys = PLAYER_ACTIONS.get(action) if isinstance(action, str) else None
     if keys is None:
         raise ActionNotAllowed(_("Unknown action %(action)s.") % {"action": repr(action)[:42]})
@@ -86,7 +89,6 @@ def _player_action(ctx: Ctx, *, seat_no: int, action: Any, payload: Any) -> Any:
             _("Missing fields for %(action)s: %(fields)s.")
             % {"action": action, "fields": ", ".join(sorted(missing))}
         )
-    return engine_action(ctx, action, seat=seat_no, **payload)
 
 
 def game_act(
@@ -113,6 +115,8 @@ def game_act(
     error."""
     now = now_or_clock(now)
     check_request(user=user, expected_version=expected_version)
+    payload = payload or {}
+    _payload_check(action=action, payload=payload)
 
     def act(ctx: Ctx, seen: int) -> Game:
         if table_id is not None and ctx.table.pk != table_id:
@@ -120,7 +124,7 @@ def game_act(
         if action not in INDEPENDENT_ACTIONS and ctx.game.version != seen:
             raise StaleAction(expected=expected_version, current=ctx.game.version)
         seat = _playing_seat(ctx, user)
-        move = _player_action(ctx, seat_no=seat.seat_no, action=action, payload=payload or {})
+        move = engine_action(ctx, action, seat=seat.seat_no, **payload)
         if action == "leave":
             leave_game(ctx, seat)
         else:
