@@ -106,9 +106,9 @@ def amount_to_minor(text: object, currency: str, *, signed: bool = True) -> int:
         raise AmountRefused(AmountProblem.NEGATIVE)
     if len(fraction) > decimals:
         raise AmountRefused(AmountProblem.TOO_PRECISE)
-    if len(whole.lstrip("0")) > len(str(MAX_TYPED_AMOUNT)):  # thousands of digits: not converted
+    if len(whole) > 15:  # not worth converting (Python refuses thousands of digits)
         raise AmountRefused(AmountProblem.TOO_LARGE)
-    minor = int(whole) * 10**decimals + int(fraction.ljust(decimals, "0") or 0)
+    minor = int(whole + fraction.ljust(decimals, "0"))  # "12" "5" -> 1250 for two decimals
     if minor > MAX_TYPED_AMOUNT:
         raise AmountRefused(AmountProblem.TOO_LARGE)
     return -minor if sign == "-" else minor

@@ -228,7 +228,7 @@ def record_move(
 ) -> Move:
     ctx.game.version += 1
     ctx.changed = True
-    move = Move.objects.create(
+    move: Move = Move.objects.create(
         game=ctx.game,
         deal=deal,
         version=ctx.game.version,

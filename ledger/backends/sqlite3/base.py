@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from django.db.backends.sqlite3 import base, operations
@@ -41,7 +41,7 @@ def _purge_allowed_sql() -> int:
 
 
 class DatabaseOperations(operations.DatabaseOperations):
-    def execute_sql_flush(self, sql_list: list[str]) -> None:
+    def execute_sql_flush(self, sql_list: Iterable[str]) -> None:
         with purge_allowed():
             super().execute_sql_flush(sql_list)
 
