@@ -47,6 +47,7 @@ from tables.services.errors import (
     StaleAction,
     TableClosed,
     TableError,
+    TableRefusal,
     TimeRanOut,
 )
 from tables.services.limits import seats_per_player_max
@@ -94,6 +95,7 @@ __all__ = [
     "StaleAction",
     "TableClosed",
     "TableError",
+    "TableRefusal",
     "TimeRanOut",
     "TimerResult",
     "bot_choose",
