@@ -252,7 +252,8 @@ class TableRead:
 
     @property
     def template(self) -> TableTemplate:
-        return self.table.template
+        template: TableTemplate = self.table.template
+        return template
 
     @property
     def game_id(self) -> int | None:
