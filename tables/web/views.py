@@ -10,7 +10,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -161,23 +161,29 @@ TABLE = "tables/table.html#table"
 SEAT = "tables/table.html#seat"
 
 
-def _viewer_context(request: HttpRequest, table: Table, *, error: str = "") -> dict[str, Any]:
+def _viewer_context(request: HttpRequest, table_id: int, *, error: str = "") -> dict[str, Any]:
     """The whole table for the viewer: the shared felt (turned for the viewer's seat) with the
-    viewer's own fragment in its places."""
-    public, mine = selectors.table_views(table=table, user=request.user)
+    viewer's own fragment in its places (404 for an unknown table)."""
+    try:
+        public, mine = selectors.table_views(table=table_id, user=request.user)
+    except Table.DoesNotExist as exc:
+        raise Http404 from exc
     now = time.time()
-    seated = {s["seat_no"]: s["user_id"] for s in public["seats"] if not s["is_bot"]}
-    counts = presence.open_counts(table_id=table.pk, user_ids=sorted(set(seated.values())))
+    seated = {s.seat_no: s.user_id for s in public.seats if not s.is_bot}
+    counts = presence.open_counts(table_id=table_id, user_ids=sorted(set(seated.values())))
     online = {seat: counts.get(uid, 0) > 0 for seat, uid in seated.items()}
-    if mine["my_seat"] is not None:
-        online[mine["my_seat"]] = True  # the viewer is here, whether the socket is up yet
-    felt = presenters.present_felt(data=public, now=now, viewer_seat=mine["my_seat"], online=online)
+    if mine.my_seat is not None:
+        online[mine.my_seat] = True  # the viewer is here, whether the socket is up yet
+    felt = presenters.present_felt(data=public, now=now, viewer_seat=mine.my_seat, online=online)
     return {"t": felt, "s": presenters.present_seat(data=mine, now=now), "error": error}
 
 
-def _seat_answer(request: HttpRequest, table: Table, *, error: str, status: int) -> HttpResponse:
+def _seat_answer(request: HttpRequest, table_id: int, *, error: str, status: int) -> HttpResponse:
     """The viewer's own fragment, its parts swapped out of band (an action's answer)."""
-    mine = selectors.table_for_viewer(table=table, user=request.user)
+    try:
+        mine = selectors.table_for_viewer(table=table_id, user=request.user)
+    except Table.DoesNotExist as exc:
+        raise Http404 from exc
     context = {**seat_context(mine, now=time.time(), error=error), "oob": True}
     # Only the parts, out of band, whatever the request asked to swap.
     return reswap(render(request, SEAT, context, status=status), "none")
@@ -185,21 +191,19 @@ def _seat_answer(request: HttpRequest, table: Table, *, error: str, status: int)
 
 @require_GET
 def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = _table_or_404(table_id)
-    context = _viewer_context(request, table)
+    context = _viewer_context(request, table_id)
     if request.htmx:
         return render(request, TABLE, context)
     from tables.tournaments.selectors import tournament_for_table
 
-    context["tournament"] = tournament_for_table(table_id=table.pk)  # the way back to it
+    context["tournament"] = tournament_for_table(table_id=table_id)  # the way back to it
     return render(request, "tables/table.html", context)
 
 
 @require_GET
 def table_view(request: HttpRequest, table_id: int) -> HttpResponse:
     """The table partial alone: what a client re-fetches after a push or a reconnect."""
-    table = _table_or_404(table_id)
-    return render(request, TABLE, _viewer_context(request, table))
+    return render(request, TABLE, _viewer_context(request, table_id))
 
 
 @login_required
@@ -376,10 +380,9 @@ def table_act(request: HttpRequest, table_id: int) -> HttpResponse:
     whole = status == 409 or request.POST.get("action") == "leave"
     if not whole and not error and presence.open_count(table_id=table_id, user_id=request.user.pk):
         return HttpResponse(status=204)  # the push brings the mover's fragment to every tab
-    table = _table_or_404(table_id)
     if whole:
         # The page is behind (or the player left): the whole table, in place of the page's.
-        response = render(request, TABLE, _viewer_context(request, table, error=error))
+        response = render(request, TABLE, _viewer_context(request, table_id, error=error))
         response.status_code = status
         return reswap(retarget(response, "#table-root"), "outerHTML")
-    return _seat_answer(request, table, error=error, status=status)
+    return _seat_answer(request, table_id, error=error, status=status)

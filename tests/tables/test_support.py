@@ -35,30 +35,33 @@ def test_each_viewer_sees_only_their_own_cards(t: TableDriver, players: list[Any
     hands = {h.seat: [c.code for c in h.cards] for h in state.deal.hands}
     closed = [c.code for c in state.deal.closed]
     mine = selectors.table_for_viewer(table=t.table, user=players[0])
-    assert mine["my_seat"] == 1
-    assert mine["view"]["hand"]["cards"] == hands[1]
-    assert mine["allowed"] == [
+    assert mine.my_seat == 1
+    assert mine.view is not None and mine.view.hand is not None
+    assert mine.view.raw["hand"]["cards"] == hands[1]
+    assert list(mine.view.hand.cards) == hands[1]
+    assert mine.allowed == (
         "pick_closed",
         "pick_open",
         "drop",
         "arrange",
         "set_auto_drop",
         "leave",
-    ]
-    assert [s["name"] for s in mine["seats"]] == [p.public_name for p in players[:3]]
-    assert mine["version"] == game.version and mine["can_leave"] and not mine["can_join"]
-    text = json.dumps(mine["view"])
+    )
+    assert [s.name for s in mine.seats] == [p.public_name for p in players[:3]]
+    assert mine.version == game.version and mine.can_leave and not mine.can_join
+    text = json.dumps(mine.view.raw)
     for seat in (2, 3):
         assert json.dumps(hands[seat]) not in text
     assert json.dumps(closed) not in text and json.dumps(closed[:5])[:-1] not in text
     other = selectors.table_for_viewer(table=t.table, user=players[1])
-    assert other["view"]["hand"]["cards"] == hands[2]
-    assert other["allowed"] == ["arrange", "set_auto_drop", "leave"]
+    assert other.view is not None and other.view.raw["hand"]["cards"] == hands[2]
+    assert other.allowed == ("arrange", "set_auto_drop", "leave")
     for viewer in (AnonymousUser(), players[5]):
         spectator = selectors.table_for_viewer(table=t.table, user=viewer)
-        assert spectator["my_seat"] is None and spectator["allowed"] == []
-        assert spectator["view"]["hand"] is None
-        text = json.dumps(spectator["view"])
+        assert spectator.my_seat is None and spectator.allowed == ()
+        assert spectator.view is not None
+        assert spectator.view.raw["hand"] is None and spectator.view.hand is None
+        text = json.dumps(spectator.view.raw)
         assert all(json.dumps(h) not in text for h in hands.values())
 
 
