@@ -39,6 +39,7 @@ PLAYER_MODULES = [
     "accounts/forms.py",
     "accounts/models.py",
     "accounts/services.py",
+    "accounts/throttle.py",
     "accounts/views.py",
     "ledger/errors.py",
     "ledger/forms.py",
