@@ -150,6 +150,13 @@ def test_admin_pages_load(t: TableDriver, admin: Client) -> None:
         assert response.status_code == 200, url
     replay = admin.get(f"/admin/tables/deal/{deal.pk}/change/").content.decode()
     assert "start_deal" in replay and "declare" in replay and "entry:game:" in replay
+    # The read-only fields come from their templates: the replay's rows, the JSON documents
+    # styled by the admin's stylesheet (no inline style, which the CSP refuses).
+    assert replay.count("<tr><td>v") == Move.objects.filter(game=game, deal=deal).count()
+    assert '<pre class="staff-json">' in replay and "css/staff-admin.css" in replay
+    assert 'style="' not in replay[replay.index('<pre class="staff-json">') :]
+    game_page = admin.get(f"/admin/tables/game/{game.pk}/change/").content.decode()
+    assert f'href="/admin/tables/deal/{deal.pk}/change/">deal 1</a>' in game_page
     assert admin.get(f"/admin/tables/move/{move.pk}/delete/").status_code == 403
     assert admin.post(f"/admin/tables/move/{move.pk}/change/", {}).status_code == 403
 
@@ -204,6 +211,9 @@ def test_admin_cancels_a_game_with_a_reason(t: TableDriver, admin: Client) -> No
     url = "/admin/tables/table/"
     asked = admin.post(url, {"action": "cancel_live_game", "_selected_action": [t.table.pk]})
     assert asked.status_code == 200 and "Reason" in asked.content.decode()
+    page = asked.content.decode()
+    assert "Cancel the live games" in page and 'name="csrfmiddlewaretoken"' in page
+    assert f'name="_selected_action" value="{t.table.pk}"' in page
     assert t.game().status == GameStatus.RUNNING
     done = admin.post(
         url,
