@@ -66,6 +66,9 @@ PLAYER_MODULES = [
     "tables/services/play.py",
     "tables/services/seating.py",
     "tables/services/settlement.py",
+    # support's pages: staff read them in their own language too
+    "tables/support/presenters.py",
+    "tables/support/views.py",
 ]
 # Never shown to a player: invariants that mean a bug, and answers to a payment provider.
 NOT_PLAYER_FACING = {

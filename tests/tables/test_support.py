@@ -101,6 +101,23 @@ def test_deal_replay_rebuilds_every_state_from_the_shoe(t: TableDriver) -> None:
     assert sorted(hands[1]) == sorted(flatten(WINNER_GROUPS))
     assert steps[-1].state["history"][-1]["winner"] == 1
     assert deal.result["winner"] == 1 and deal.cut_joker == "QC" and deal.starter == 1
+    assert [s.clock for s in steps] == [m.clock for m in moves]
+
+
+def test_supports_history_is_the_same_replay_over_the_deals_whole_part(t: TableDriver) -> None:
+    """One replay step list: support's ``deal_history`` is ``selectors.deal_replay`` over the
+    deal's part of the log (its moves and those after it up to the next deal)."""
+    from tables.support.replay import deal_history, deal_moves
+
+    (planned, first) = t.planned  # type: ignore[attr-defined]
+    play(t, *planned, first)
+    deal = Deal.objects.get(game=t.game(), number=1)
+    history = deal_history(deal=deal)
+    moves = deal_moves(deal=deal)
+    assert [s.version for s in history] == [m.version for m in moves]
+    assert history == selectors.deal_replay(deal=deal, moves=moves)
+    own = selectors.deal_replay(deal=deal)
+    assert history[: len(own)] == own and len(history) >= len(own)
 
 
 def test_deals_find_and_the_game_ledger(t: TableDriver, players: list[Any]) -> None:
