@@ -27,6 +27,7 @@ __all__ = [
     "SIGNAL_SORT_WORDS",
     "connections",
     "hands_after",
+    "live_players",
     "money_rows",
     "outcome_rows",
     "seat_name",
@@ -368,3 +369,28 @@ def signal_flags(row: dict[str, Any]) -> list[str]:
         elif kind == "one_way":
             words.append(gettext("money flows one way"))
     return words
+
+
+_PLAYER_STATUS_WORDS = {
+    **_HAND_STATUS_WORDS,
+    "in": gettext_lazy("playing"),
+    "eliminated": gettext_lazy("eliminated"),
+    "waiting": gettext_lazy("waiting"),
+}
+
+
+def live_players(view: dict[str, Any], names: dict[int, str]) -> list[dict[str, Any]]:
+    """A live deal's players as any spectator sees them: the name, the place in the game and
+    in the deal in words, and the total."""
+    return [
+        {
+            **p,
+            "name": names.get(p["seat"], ""),
+            "total": p.get("total"),
+            "status": _words(_PLAYER_STATUS_WORDS, p.get("status")),
+            "deal_status": _words(_PLAYER_STATUS_WORDS, p.get("deal_status"))
+            if p.get("deal_status")
+            else "",
+        }
+        for p in view.get("players", [])
+    ]

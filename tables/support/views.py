@@ -90,10 +90,7 @@ def deal_replay(request: HttpRequest, deal_id: int) -> HttpResponse:
             base
             | {
                 "turn": names.get(turn, "") if turn is not None else "",
-                "players": [
-                    {"name": names.get(p["seat"], ""), "total": p.get("total"), **p}
-                    for p in view.get("players", [])
-                ],
+                "players": words.live_players(view, names),
             },
         )
     deal_access_record(deal=deal, user=request.user, kind=DealAccessKind.REVIEW)
