@@ -25,7 +25,9 @@ close to the page being in step again is printed with the number of reconnects. 
 ``--database-url`` the database's transactions per move (pg_stat_database) are printed, and
 with ``--pgbouncer-admin`` (``postgres://user@host:6432/pgbouncer``) PgBouncer's transactions
 and statements per move: everything the servers ran while the tables played (the moves, the
-re-fetches, the socket connects, the timer sweeps), divided by the moves.
+re-fetches, the socket connects, the timer sweeps), divided by the moves. With
+``--redis-url`` (the channel layer's Redis) the most messages that waited at once in one web
+process's receive queue, sampled every 0.25 s: what ``CHANNEL_LAYER_CAPACITY`` must hold.
 """
 
 from __future__ import annotations
@@ -312,6 +314,26 @@ async def pg_connections(url: str | None, stop: asyncio.Event, peak: list[int]) 
             await asyncio.sleep(0.5)
 
 
+async def layer_backlog(url: str | None, stop: asyncio.Event, peak: list[int]) -> None:
+    """The most messages waiting at once in one process's receive queue of the core Redis
+    channel layer (its ``asgi:specific.<process>!`` sorted sets; a group send puts one message
+    there per process, whatever the number of its sockets in the group). What the layer's
+    ``capacity`` must hold."""
+    if not url:
+        return
+    import redis.asyncio as aioredis
+
+    client = aioredis.from_url(url)
+    try:
+        while not stop.is_set():
+            keys = [k async for k in client.scan_iter(match="asgi*specific*", count=1000)]
+            for key in keys:
+                peak[0] = max(peak[0], int(await client.zcard(key)))
+            await asyncio.sleep(0.25)
+    finally:
+        await client.aclose()
+
+
 def database_counts(url: str | None, admin_url: str | None) -> tuple[int, int, int]:
     """(transactions PostgreSQL committed or rolled back on the database, and PgBouncer's
     transactions and statements for it when ``admin_url`` names its admin console; else 0)."""
@@ -386,6 +408,8 @@ async def run_level(tables: list[dict[str, Any]], args: Any) -> dict[str, Any]:
     clients = {u: new_client(u, limits=limits, timeout=30) for u in urls}
     peak = [0]
     watcher = asyncio.create_task(pg_connections(args.database_url, stop, peak))
+    backlog = [0]
+    sampler = asyncio.create_task(layer_backlog(args.redis_url, stop, backlog))
     cpu_before = cpu_seconds(args.pids)
     proxy_before = cpu_seconds(args.proxy_pids)
     counts_before = database_counts(args.database_url, args.pgbouncer_admin)
@@ -409,7 +433,7 @@ async def run_level(tables: list[dict[str, Any]], args: Any) -> dict[str, Any]:
         )
     ]
     await asyncio.gather(*players, return_exceptions=True)
-    await asyncio.gather(*listeners, watcher, return_exceptions=True)
+    await asyncio.gather(*listeners, watcher, sampler, return_exceptions=True)
     for client in clients.values():
         await client.aclose()
     return {
@@ -436,6 +460,7 @@ async def run_level(tables: list[dict[str, Any]], args: Any) -> dict[str, Any]:
         "bytes_per_action": stats.move_bytes / stats.actions if stats.actions else 0,
         "lobby_frames_per_s": stats.lobby_frames / wall / max(1, args.lobby),
         "rss_kib": rss,
+        "layer_backlog_peak": backlog[0] if args.redis_url else None,
     }
 
 
@@ -455,6 +480,11 @@ def main() -> None:
     )
     parser.add_argument(
         "--pgbouncer-admin", default=None, help="PgBouncer's admin console (statements per move)"
+    )
+    parser.add_argument(
+        "--redis-url",
+        default=None,
+        help="the channel layer's Redis: its peak receive backlog per process is printed",
     )
     args = parser.parse_args()
     args.pids = [int(p) for p in args.pids.split(",") if p]
@@ -490,6 +520,12 @@ def main() -> None:
             f" {r['lobby_frames_per_s']:.2f}/s a socket; RSS KiB {r['rss_kib']}",
             flush=True,
         )
+        if r["layer_backlog_peak"] is not None:
+            print(
+                f"        channel layer: at most {r['layer_backlog_peak']} messages waiting"
+                " in one process's queue",
+                flush=True,
+            )
         if r["proxy_cpu_ms_per_action"] is not None:
             print(f"        proxy CPU ms/action: {r['proxy_cpu_ms_per_action']:.2f}", flush=True)
         if r["reconnects"]:

@@ -241,6 +241,12 @@ if REDIS_URL:
     CHANNEL_LAYER_KIND = env_str("CHANNEL_LAYER_KIND", "core")
     if CHANNEL_LAYER_KIND not in ("core", "pubsub"):
         raise ImproperlyConfigured("CHANNEL_LAYER_KIND must be core or pubsub")
+    # The core layer queues a group send once per web process holding members of the group
+    # (not once per socket), in that process's receive queue. ``capacity`` bounds that queue
+    # and ``expiry`` drops what waited longer: a page whose frame was dropped sees a version
+    # gap on the next one and re-fetches, so an old frame is worth nothing after a few
+    # seconds. Sized from the load harness's peak backlog (docs/benchmarks.md, "Channel layer
+    # sizing").
     if CHANNEL_LAYER_KIND == "pubsub":
         CHANNEL_LAYERS = {
             "default": {
@@ -252,7 +258,11 @@ if REDIS_URL:
         CHANNEL_LAYERS = {
             "default": {
                 "BACKEND": "channels_redis.core.RedisChannelLayer",
-                "CONFIG": {"hosts": [_redis_host], "capacity": 1500, "expiry": 30},
+                "CONFIG": {
+                    "hosts": [_redis_host],
+                    "capacity": env_int("CHANNEL_LAYER_CAPACITY", 1500),
+                    "expiry": env_int("CHANNEL_LAYER_EXPIRY_S", 10),
+                },
             }
         }
 else:
