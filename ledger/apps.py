@@ -1,5 +1,4 @@
 from django.apps import AppConfig
-from django.db.backends.signals import connection_created
 
 
 class LedgerConfig(AppConfig):
@@ -14,8 +13,3 @@ class LedgerConfig(AppConfig):
         ("ledger", "view_entry"),
         ("ledger", "reverse_transaction"),
     )
-
-    def ready(self) -> None:
-        from .db import sqlite_connection_created
-
-        connection_created.connect(sqlite_connection_created, dispatch_uid="ledger_sqlite_guard")

@@ -7,8 +7,10 @@ transaction.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from decimal import Decimal
+from enum import StrEnum
 
 from django.db import models
 from django.utils.formats import number_format
@@ -63,6 +65,53 @@ def format_amount(amount: int, currency: str) -> str:
     if currency == "practice":
         return sign + ngettext("%(number)s chip", "%(number)s chips", units) % {"number": number}
     return f"{sign}{info.prefix}{number}{info.suffix}"
+
+
+# The largest amount anyone may type, in minor units (far above any real fee, deposit or
+# adjustment, far below what the database's bigint holds).
+MAX_TYPED_AMOUNT = 10**12
+# A plain number in the digits 0-9: a sign, the whole part, the fraction. No exponent, no
+# infinity, no other scripts' digits (Python's ``int`` and ``Decimal`` would read those).
+_TYPED_NUMBER = re.compile(r"([+-]?)([0-9]+)(?:\.([0-9]+))?", re.ASCII)
+
+
+class AmountProblem(StrEnum):
+    """Why a typed amount was refused (each form says it in its own words)."""
+
+    NOT_A_NUMBER = "not_a_number"
+    NEGATIVE = "negative"  # a minus sign where only amounts above zero make sense
+    TOO_PRECISE = "too_precise"  # more decimals than the currency has
+    TOO_LARGE = "too_large"  # above ``MAX_TYPED_AMOUNT``
+
+
+class AmountRefused(ValueError):
+    def __init__(self, problem: AmountProblem) -> None:
+        super().__init__(str(problem))
+        self.problem = problem
+
+
+def amount_to_minor(text: object, currency: str, *, signed: bool = True) -> int:
+    """An amount as typed in display units, exactly as integer minor units: ``"12.50"`` cash ->
+    1250, ``"1,000"`` chips -> 1000 (commas are ignored, trailing zeros of a fraction too).
+    ``signed=False``: a minus sign is refused. ``AmountRefused`` says why anything else is refused.
+    The one reader of typed money: the ledger's forms and the staff's table templates use it."""
+    decimals = CURRENCY_INFO[currency].decimals
+    match = (
+        _TYPED_NUMBER.fullmatch(text.strip().replace(",", "")) if isinstance(text, str) else None
+    )
+    if match is None:
+        raise AmountRefused(AmountProblem.NOT_A_NUMBER)
+    sign, whole, fraction = match.group(1), match.group(2), (match.group(3) or "").rstrip("0")
+    if sign == "-" and not signed:
+        raise AmountRefused(AmountProblem.NEGATIVE)
+    if len(fraction) > decimals:
+        raise AmountRefused(AmountProblem.TOO_PRECISE)
+    if len(whole) > 15:  # not worth converting (Python refuses thousands of digits)
+        raise AmountRefused(AmountProblem.TOO_LARGE)
+    minor = int(whole + fraction.ljust(decimals, "0"))  # "12" "5" -> 1250 for two decimals
+    if minor > MAX_TYPED_AMOUNT:
+        raise AmountRefused(AmountProblem.TOO_LARGE)
+    return -minor if sign == "-" else minor
 
 
 def money_games_on() -> bool:

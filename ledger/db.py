@@ -1,4 +1,5 @@
-"""Database plumbing for the ledger: the conflict retry helper and the SQLite append-only guard.
+"""Database plumbing for the ledger: the conflict retry helper (the SQLite append-only guard is
+the backend ``ledger.backends.sqlite3``).
 
 ``retry_on_conflict`` runs a function in one database transaction and, when PostgreSQL aborts it
 with a serialization failure or a deadlock (or SQLite reports the database locked), rolls back
@@ -12,17 +13,14 @@ outermost block (who should wrap its own unit of work in ``retry_on_conflict``).
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import functools
 import logging
 import random
 import time
-from collections.abc import Callable, Iterator
-from typing import Any, ParamSpec, TypeVar, overload
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar, overload
 
 from django.db import DatabaseError, connection, transaction
-from django.db.backends.base.base import BaseDatabaseWrapper
 
 from .errors import LedgerBusy
 
@@ -97,48 +95,3 @@ def retry_on_conflict(
     if func is not None:
         return decorate(func)
     return decorate
-
-
-# --- SQLite: append-only triggers that still let ``flush`` empty the tables --------------------
-#
-# On SQLite the triggers installed by migration 0002 refuse UPDATE and DELETE on entries and
-# transactions unless ``ledger_purge_allowed()`` returns 1. That SQL function is registered on
-# every SQLite connection and returns 1 only while Django's ``flush`` runs (the management command
-# and the test runner's teardown between transactional tests), the counterpart of PostgreSQL's
-# TRUNCATE, which row triggers do not see. A connection without the function (the sqlite3 shell)
-# fails the trigger's condition and so is refused too.
-
-_purge_allowed: contextvars.ContextVar[bool] = contextvars.ContextVar(
-    "ledger_purge_allowed", default=False
-)
-
-
-@contextlib.contextmanager
-def purge_allowed() -> Iterator[None]:
-    token = _purge_allowed.set(True)
-    try:
-        yield
-    finally:
-        _purge_allowed.reset(token)
-
-
-def _purge_allowed_sql() -> int:
-    return 1 if _purge_allowed.get() else 0
-
-
-def sqlite_connection_created(sender: Any, connection: BaseDatabaseWrapper, **kwargs: Any) -> None:
-    """``connection_created`` receiver: register the guard function, wrap ``flush``."""
-    if connection.vendor != "sqlite":
-        return
-    connection.connection.create_function("ledger_purge_allowed", 0, _purge_allowed_sql)
-    ops = connection.ops
-    if getattr(ops, "_ledger_flush_wrapped", False):
-        return
-    original = ops.execute_sql_flush
-
-    def execute_sql_flush(sql_list: list[str]) -> None:
-        with purge_allowed():
-            original(sql_list)
-
-    ops.execute_sql_flush = execute_sql_flush
-    ops._ledger_flush_wrapped = True

@@ -3,71 +3,54 @@
 
 from __future__ import annotations
 
-import re
 import uuid
-from decimal import Decimal, InvalidOperation
 
 from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from .currencies import CURRENCY_INFO, format_amount
-
-# Plain decimal numbers in ASCII digits: no exponent, no infinity, no other scripts' digits.
-_AMOUNT = re.compile(r"[+-]?[0-9]{1,15}(\.[0-9]{1,6})?", re.ASCII)
-# The largest amount a staff form accepts, in minor units (far above any real adjustment, far
-# below what the database's bigint holds).
-MAX_FORM_AMOUNT = 10**12
-
-
-# Any plain number however long (a 20-digit amount is a number, only too large).
-_NUMBER = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?", re.ASCII)
+from .currencies import (
+    CURRENCY_INFO,
+    MAX_TYPED_AMOUNT,
+    AmountProblem,
+    AmountRefused,
+    amount_to_minor,
+    format_amount,
+)
 
 
 def to_minor_units(value: str, currency: str, *, signed: bool = True) -> int:
-    """``"12.50"`` cash -> 1250; refuses more decimals than the currency has, anything that is
-    not a plain number in the digits 0-9 (``1e999999``, ``NaN``, ``١٢``) and huge amounts.
-    ``signed=False`` (a player's amount): the words suggest no negative amount."""
-    info = CURRENCY_INFO[currency]
-    not_a_number = (
-        _("Enter a number with the digits 0-9 and at most one decimal point, e.g. 12.50 or -5.")
-        if signed
-        else _(
-            "Enter an amount with the digits 0-9 and at most one decimal point, e.g. 500 or 499.50."
-        )
-    )
-    if not isinstance(value, str):
-        raise forms.ValidationError(not_a_number)
-    text = value.strip().replace(",", "")
-    if not _AMOUNT.fullmatch(text):
-        if _NUMBER.fullmatch(text):
-            raise forms.ValidationError(
-                _("That amount is too large (at most %(amount)s).")
-                % {"amount": format_amount(MAX_FORM_AMOUNT, currency)}
-            )
-        raise forms.ValidationError(not_a_number)
-    if not signed and text.startswith("-"):
-        raise forms.ValidationError(_("Enter an amount above ₹0.00."))
+    """``"12.50"`` cash -> 1250 (``currencies.amount_to_minor``), its refusals in words: more
+    decimals than the currency has, anything that is not a plain number in the digits 0-9
+    (``1e999999``, ``NaN``, ``١٢``) and huge amounts. ``signed=False`` (a player's amount): the
+    words suggest no negative amount."""
     try:
-        number = Decimal(text)
-    except InvalidOperation as error:  # pragma: no cover - the pattern admits only numbers
-        raise forms.ValidationError(not_a_number) from error
-    scaled = number.scaleb(info.decimals)
-    if scaled != scaled.to_integral_value():
-        raise forms.ValidationError(
-            ngettext(
-                "%(currency)s amounts have at most %(decimals)s decimal place.",
-                "%(currency)s amounts have at most %(decimals)s decimal places.",
-                info.decimals,
-            )
-            % {"currency": info.label, "decimals": info.decimals}
+        return amount_to_minor(value, currency, signed=signed)
+    except AmountRefused as refused:
+        raise forms.ValidationError(_amount_words(refused.problem, currency, signed)) from refused
+
+
+def _amount_words(problem: AmountProblem, currency: str, signed: bool) -> str:
+    if problem == AmountProblem.NEGATIVE:
+        return _("Enter an amount above ₹0.00.")
+    if problem == AmountProblem.TOO_PRECISE:
+        info = CURRENCY_INFO[currency]
+        return ngettext(
+            "%(currency)s amounts have at most %(decimals)s decimal place.",
+            "%(currency)s amounts have at most %(decimals)s decimal places.",
+            info.decimals,
+        ) % {"currency": info.label, "decimals": info.decimals}
+    if problem == AmountProblem.TOO_LARGE:
+        return _("That amount is too large (at most %(amount)s).") % {
+            "amount": format_amount(MAX_TYPED_AMOUNT, currency)
+        }
+    if signed:
+        return _(
+            "Enter a number with the digits 0-9 and at most one decimal point, e.g. 12.50 or -5."
         )
-    if abs(scaled) > MAX_FORM_AMOUNT:
-        raise forms.ValidationError(
-            _("That amount is too large (at most %(amount)s).")
-            % {"amount": format_amount(MAX_FORM_AMOUNT, currency)}
-        )
-    return int(scaled)
+    return _(
+        "Enter an amount with the digits 0-9 and at most one decimal point, e.g. 500 or 499.50."
+    )
 
 
 class AdjustmentForm(forms.Form):

@@ -26,6 +26,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from .append_only import AppendOnlyModel
 from .currencies import Currency, format_amount
 from .errors import AppendOnlyViolation
 
@@ -157,32 +158,19 @@ class Account(models.Model):
         return format_amount(self.balance, self.currency)
 
 
-class AppendOnlyQuerySet(models.QuerySet[Any]):
-    """Bulk ``update()``/``delete()`` are refused here; the database refuses them too."""
-
-    def update(self, **kwargs: Any) -> int:
-        raise AppendOnlyViolation()
-
-    def delete(self) -> tuple[int, dict[str, int]]:
-        raise AppendOnlyViolation()
-
-
-class AppendOnlyModel(models.Model):
-    objects = AppendOnlyQuerySet.as_manager()
+class LedgerRecord(AppendOnlyModel):
+    """A transaction or an entry: append-only here and in the database (migration 0002's
+    triggers); a correction is a reversal."""
 
     class Meta:
         abstract = True
 
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if not self._state.adding:
-            raise AppendOnlyViolation()
-        super().save(*args, **kwargs)
-
-    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
-        raise AppendOnlyViolation()
+    @classmethod
+    def append_only_refusal(cls) -> Exception:
+        return AppendOnlyViolation()
 
 
-class Transaction(AppendOnlyModel):
+class Transaction(LedgerRecord):
     """One balanced movement of money in one currency. ``idempotency_key`` names the domain
     event that caused it (``entry:game:12:seat:3``); ``fingerprint`` is a digest of the request
     that posted it, so a replay with the same key is recognised (same content) or refused
@@ -249,7 +237,7 @@ class Transaction(AppendOnlyModel):
         return f"#{self.pk} {self.get_kind_display()} {self.ref or ''} [{self.idempotency_key}]"
 
 
-class Entry(AppendOnlyModel):
+class Entry(LedgerRecord):
     """One leg of a transaction: ``amount`` (signed, never zero) added to ``account``.
     ``balance_after`` is the account's balance right after this entry (a running statement);
     the database checks it against the cached balance it maintains."""

@@ -202,7 +202,8 @@ if DATABASE_URL:
 else:
     DATABASES = {
         "default": {
-            "ENGINE": "django.db.backends.sqlite3",
+            # Django's SQLite backend with the ledger's append-only guard for ``flush``.
+            "ENGINE": "ledger.backends.sqlite3",
             "NAME": env_str("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
             "OPTIONS": {
                 "transaction_mode": "IMMEDIATE",

@@ -29,6 +29,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import translation
 
+from ledger.append_only import AppendOnlyModel
 from ledger.currencies import Currency
 from tables.engines import template_settings
 from tables.staff.template_checks import SEATS_WORDS, template_problems
@@ -347,6 +348,22 @@ class GameStatus(models.TextChoices):
 LIVE_GAME_STATUSES = (GameStatus.WAITING, GameStatus.RUNNING)
 
 
+class DeadlineKind(models.TextChoices):
+    """What ``Game.deadline`` waits for. The engine's own timers (``state.deadline_kind``:
+    turn, meld, break, rejoin, split) carry the same words; the server adds its own."""
+
+    NONE = "", "No deadline"
+    START = "start", "Start countdown"
+    FILL = "fill", "Waiting for people"
+    DEAL = "deal", "Next deal due"
+    BOT = "bot", "Computer player thinking"
+    TURN = "turn", "Turn"
+    MELD = "meld", "Meld window"
+    BREAK = "break", "Break between deals"
+    REJOIN = "rejoin", "Rejoin offer"
+    SPLIT = "split", "Split offer"
+
+
 class Game(models.Model):
     """One game at a table. ``settings`` is frozen when the game opens for entries, before any
     money moves; ``state`` is the engine's JSON state once it starts."""
@@ -364,7 +381,9 @@ class Game(models.Model):
         max_length=16, choices=GameStatus.choices, default=GameStatus.WAITING, db_index=True
     )
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
-    deadline_kind = models.CharField(max_length=16, blank=True, default="")
+    deadline_kind = models.CharField(
+        max_length=16, choices=DeadlineKind.choices, blank=True, default=DeadlineKind.NONE
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)
@@ -490,15 +509,7 @@ class Deal(models.Model):
         return f"Deal {self.number} of game {self.game_id}"
 
 
-class MoveQuerySet(models.QuerySet["Move"]):
-    def update(self, **kwargs: Any) -> int:
-        raise TypeError("moves are append-only")
-
-    def delete(self) -> tuple[int, dict[str, int]]:
-        raise TypeError("moves are append-only")
-
-
-class Move(models.Model):
+class Move(AppendOnlyModel):
     """One entry of the append-only move log. ``version`` is the game version it produced."""
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="moves")
@@ -521,8 +532,6 @@ class Move(models.Model):
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     clock = models.FloatField(help_text="The engine clock (epoch seconds) the action ran at.")
 
-    objects = MoveQuerySet.as_manager()
-
     class Meta:
         ordering = ["game_id", "version"]
         constraints = [
@@ -532,41 +541,8 @@ class Move(models.Model):
     def __str__(self) -> str:
         return f"v{self.version} {self.action}"
 
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if self.pk is not None and not self._state.adding:
-            raise TypeError("moves are append-only")
-        super().save(*args, **kwargs)
 
-    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
-        raise TypeError("moves are append-only")
-
-
-class AppendOnlyQuerySet(models.QuerySet[Any]):
-    def update(self, **kwargs: Any) -> int:
-        raise TypeError("this log is append-only")
-
-    def delete(self) -> tuple[int, dict[str, int]]:
-        raise TypeError("this log is append-only")
-
-
-class AppendOnly(models.Model):
-    """A row that is written once and never changed or deleted."""
-
-    objects = AppendOnlyQuerySet.as_manager()
-
-    class Meta:
-        abstract = True
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if self.pk is not None and not self._state.adding:
-            raise TypeError("this log is append-only")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
-        raise TypeError("this log is append-only")
-
-
-class DealNote(AppendOnly):
+class DealNote(AppendOnlyModel):
     """A support agent's note on a deal (append-only: a correction is another note)."""
 
     deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="notes")
@@ -588,7 +564,7 @@ class DealAccessKind(models.TextChoices):
     EXPORT = "export", "Downloaded the export"
 
 
-class DealAccess(AppendOnly):
+class DealAccess(AppendOnlyModel):
     """One opening of a deal's hand review or export by a support user (append-only)."""
 
     deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="accesses")

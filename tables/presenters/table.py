@@ -19,6 +19,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
+from tables.models import DeadlineKind
 from tables.presenters.cards import (
     card_face,
     faces,
@@ -87,13 +88,13 @@ def seat_slots(seats: list[int], my_seat: int | None) -> dict[int, str]:
 
 
 _DEADLINE_LABELS = {
-    "start": gettext_lazy("starts in"),
-    "fill": gettext_lazy("computer players in"),
-    "turn": gettext_lazy("turn"),
-    "meld": gettext_lazy("meld window"),
-    "break": gettext_lazy("next deal in"),
-    "rejoin": gettext_lazy("rejoin window"),
-    "split": gettext_lazy("split offer"),
+    DeadlineKind.START: gettext_lazy("starts in"),
+    DeadlineKind.FILL: gettext_lazy("computer players in"),
+    DeadlineKind.TURN: gettext_lazy("turn"),
+    DeadlineKind.MELD: gettext_lazy("meld window"),
+    DeadlineKind.BREAK: gettext_lazy("next deal in"),
+    DeadlineKind.REJOIN: gettext_lazy("rejoin window"),
+    DeadlineKind.SPLIT: gettext_lazy("split offer"),
 }
 
 
@@ -174,8 +175,10 @@ def present_felt(
     t["seated_count"] = len(t["seats"])
     t["waiting"] = data["game_status"] in (None, "waiting")
     _deadline(t, data, now)
-    t["deadline_label"] = str(_DEADLINE_LABELS.get(t.get("deadline_kind") or "", ""))
-    if classic and t.get("deadline_kind") == "break":
+    kind = t.get("deadline_kind") or DeadlineKind.NONE
+    t["deadline_label"] = str(_DEADLINE_LABELS.get(kind, ""))
+    t["waiting_for_people"] = kind == DeadlineKind.FILL
+    if classic and kind == DeadlineKind.BREAK:
         t["deadline_label"] = gettext("next hand in")
     if view is not None and (view.get("deal") or {}).get("in_extra_time"):
         t["deadline_label"] = gettext("extra time")

@@ -21,6 +21,7 @@ from ledger.db import retry_on_conflict
 from tables.engines import engine_of, game_state
 from tables.models import LIVE_GAME_STATUSES, Deal, Game, Move, Seat, Table
 from tables.rules.errors import InvalidMove
+from tables.rules.game import PointsSettled
 from tables.services.errors import NotFound, NotSeated
 
 T = TypeVar("T")
@@ -72,7 +73,17 @@ class Ctx:
     _settings: Any = None
     _state: Any = None
     _state_stale: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)
+    # The game's deals as this write knows them, read once by ``open_deal``: the newest deal
+    # (kept for the pushes: its shoe commitment) and the one being played (``None`` between
+    # deals). ``deals_read`` is false until read.
+    deals_read: bool = False
+    last_deal: Deal | None = None
+    deal_in_play: Deal | None = None
+    # What the push after the commit tells about this change ("what just happened").
+    moves: list[dict[str, Any]] = field(default_factory=list)
+    money_moved: bool = False  # a rejoin fee was paid (the game's end says so by its status)
+    points_settled: PointsSettled | None = None  # the points game's settlement, for the payout
+    bots_stuck: bool = False  # no computer player could act: the engine's own deadline runs
     start_version: int = -1  # the version the game was at when locked
     _start_state: Any = None
     _start_captured: bool = False
@@ -217,7 +228,7 @@ def record_move(
 ) -> Move:
     ctx.game.version += 1
     ctx.changed = True
-    move = Move.objects.create(
+    move: Move = Move.objects.create(
         game=ctx.game,
         deal=deal,
         version=ctx.game.version,
@@ -228,8 +239,7 @@ def record_move(
         events=list(events),
         clock=ctx.now,
     )
-    # What the push after the commit tells about this change ("what just happened").
-    ctx.extra.setdefault("moves", []).append(
+    ctx.moves.append(
         {"version": move.version, "seat_no": seat_no, "action": action, "events": move.events}
     )
     return move
@@ -237,13 +247,13 @@ def record_move(
 
 def open_deal(ctx: Ctx) -> Deal | None:
     """The game's deal being played (``None`` between deals). The newest deal, open or not, is
-    kept as ``ctx.extra["last_deal"]`` for the pushes (its shoe commitment)."""
-    if "open_deal" not in ctx.extra:
+    kept as ``ctx.last_deal`` for the pushes (its shoe commitment)."""
+    if not ctx.deals_read:
         newest = Deal.objects.filter(game=ctx.game).order_by("-number").first()
-        ctx.extra["last_deal"] = newest
-        ctx.extra["open_deal"] = newest if newest is not None and newest.ended_at is None else None
-    deal: Deal | None = ctx.extra["open_deal"]
-    return deal
+        ctx.deals_read = True
+        ctx.last_deal = newest
+        ctx.deal_in_play = newest if newest is not None and newest.ended_at is None else None
+    return ctx.deal_in_play
 
 
 def player_status(ctx: Ctx, seat_no: int) -> str:

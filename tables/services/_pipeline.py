@@ -22,8 +22,9 @@ from django.utils.translation import gettext as _
 
 from tables.engines import game_state_remember, state_key
 from tables.events import UNKNOWN_DEAL, TableMoved, table_moved_publish
-from tables.models import LIVE_GAME_STATUSES, Deal, GameStatus, TableStatus
-from tables.rules import fairness
+from tables.models import LIVE_GAME_STATUSES, DeadlineKind, Deal, GameStatus, TableStatus
+from tables.rules import classic, fairness
+from tables.rules.game import DealEnded, DealStarted, GameEnded, PointsSettled, Rejoined
 from tables.services import _context
 from tables.services._context import (
     Ctx,
@@ -61,7 +62,9 @@ GAME_MOVING_FIELDS = [
 # Deadlines a player beats by acting (turn and extra time, the meld window, the rejoin and split
 # offers): they fire ``deadline_grace()`` seconds late, so a move sent just before the deadline
 # and delayed by the network still counts.
-GRACE_KINDS = frozenset({"turn", "meld", "rejoin", "split"})
+GRACE_KINDS = frozenset(
+    {DeadlineKind.TURN, DeadlineKind.MELD, DeadlineKind.REJOIN, DeadlineKind.SPLIT}
+)
 # Actions that make a computer player act (others it never takes: it never rejoins).
 _BOT_TRIGGERS = frozenset({"pick_closed", "discard", "submit_meld", "split_accept"})
 
@@ -94,29 +97,31 @@ def apply_action(
 
 
 def _handle_events(ctx: Ctx, events: Iterable[Any]) -> None:
+    """What the server does on the engine's events (both engines share all but ``DealStarted``;
+    the others change nothing outside the game's state)."""
     for event in events:
-        kind = type(event).__name__
-        if kind == "DealStarted":
-            deal = open_deal(ctx)
-            if deal is not None:
-                deal.starter = int(event.starter)
-                cut = getattr(event, "cut_card", None)
-                deal.cut_joker = cut.code if cut is not None else ""
-                deal.save(update_fields=["starter", "cut_joker"])
-        elif kind == "DealEnded":
-            deal = open_deal(ctx)
-            if deal is not None:
-                deal.result = event.to_json()
-                deal.ended_at = to_dt(ctx.now)
-                deal.save(update_fields=["result", "ended_at"])
-                ctx.extra["open_deal"] = None
-        elif kind == "Rejoined":
-            rejoin_paid(ctx, event)
-            ctx.extra["money_moved"] = True
-        elif kind == "PointsSettled":
-            ctx.extra["points_settled"] = event
-        elif kind == "GameEnded":
-            settle(ctx, event)
+        match event:
+            case DealStarted() | classic.DealStarted():
+                deal = open_deal(ctx)
+                if deal is not None:
+                    deal.starter = int(event.starter)
+                    # the classic game has no cut joker
+                    deal.cut_joker = event.cut_card.code if isinstance(event, DealStarted) else ""
+                    deal.save(update_fields=["starter", "cut_joker"])
+            case DealEnded():
+                deal = open_deal(ctx)
+                if deal is not None:
+                    deal.result = event.to_json()
+                    deal.ended_at = to_dt(ctx.now)
+                    deal.save(update_fields=["result", "ended_at"])
+                    ctx.deal_in_play = None
+            case Rejoined():
+                rejoin_paid(ctx, event)
+                ctx.money_moved = True
+            case PointsSettled():
+                ctx.points_settled = event
+            case GameEnded():
+                settle(ctx, event)
 
 
 def _allowed(ctx: Ctx, seat_no: int) -> list[str]:
@@ -143,20 +148,20 @@ def sync_deadline(ctx: Ctx) -> None:
     if game.status == GameStatus.RUNNING:
         state = ctx.state
         deadline: float | None = state.deadline
-        kind: str = state.deadline_kind or ""
+        kind = DeadlineKind(state.deadline_kind or DeadlineKind.NONE)
         if deadline is not None and kind in GRACE_KINDS:
             deadline += deadline_grace()  # a move sent just before the deadline still counts
         if ctx.engine.deal_due(state, ctx.now):
-            deadline, kind = ctx.now, "deal"
-        elif not ctx.extra.get("bots_stuck") and _bots_pending(ctx):
+            deadline, kind = ctx.now, DeadlineKind.DEAL
+        elif not ctx.bots_stuck and _bots_pending(ctx):
             bot_at = ctx.now + float(ctx.table.template.bot_delay_s)
-            running = game.deadline_kind == "bot" and game.deadline is not None
+            running = game.deadline_kind == DeadlineKind.BOT and game.deadline is not None
             if running and game.deadline.timestamp() > ctx.now:  # type: ignore[union-attr]
                 bot_at = min(bot_at, game.deadline.timestamp())  # a think time already running
             if deadline is None or bot_at < deadline:
-                deadline, kind = bot_at, "bot"
+                deadline, kind = bot_at, DeadlineKind.BOT
         game.deadline = to_dt(deadline)
-        game.deadline_kind = kind if deadline is not None else ""
+        game.deadline_kind = kind if deadline is not None else DeadlineKind.NONE
     elif game.status == GameStatus.WAITING:
         wait_kind, wait_s = waiting_deadline(ctx)
         if wait_kind:
@@ -165,31 +170,31 @@ def sync_deadline(ctx: Ctx) -> None:
                 game.deadline_kind = wait_kind
         else:
             game.deadline = None
-            game.deadline_kind = ""
+            game.deadline_kind = DeadlineKind.NONE
     else:
         game.deadline = None
-        game.deadline_kind = ""
+        game.deadline_kind = DeadlineKind.NONE
 
 
-def waiting_deadline(ctx: Ctx) -> tuple[str, float]:
+def waiting_deadline(ctx: Ctx) -> tuple[DeadlineKind, float]:
     """What a waiting game waits for, and for how long from now if that wait begins now:
 
     * ``fill``: at a practice table, people wait ``human_wait_s`` for other people from the
       moment the first sits; then computer players fill the empty seats and the game starts;
     * ``start``: at the minimum number of players, the start countdown;
-    * nothing (``""``): below the minimum, and at a private table (its host starts it).
+    * nothing (``NONE``): below the minimum, and at a private table (its host starts it).
     """
     table, template = ctx.table, ctx.table.template
     seats = ctx.active_seats()
     if table.is_private:
-        return "", 0.0
+        return DeadlineKind.NONE, 0.0
     if template.practice and float(template.human_wait_s or 0) > 0:
         people = any(not s.is_bot for s in seats)
         if people and not any(s.is_bot for s in seats):
-            return "fill", float(template.human_wait_s)
+            return DeadlineKind.FILL, float(template.human_wait_s)
     if len(seats) >= ctx.settings.seats_min:
-        return "start", float(template.start_countdown_s)
-    return "", 0.0
+        return DeadlineKind.START, float(template.start_countdown_s)
+    return DeadlineKind.NONE, 0.0
 
 
 def save_game(ctx: Ctx) -> None:
@@ -206,9 +211,9 @@ def save_game(ctx: Ctx) -> None:
         state=ctx.state,
         state_before=ctx.start_state,
         from_version=ctx.start_version,
-        deal=ctx.extra.get("last_deal", UNKNOWN_DEAL),
-        moves=tuple(ctx.extra.get("moves", ())),
-        money_moved=bool(ctx.extra.get("money_moved")) or ctx.game.status != GameStatus.RUNNING,
+        deal=ctx.last_deal if ctx.deals_read else UNKNOWN_DEAL,
+        moves=tuple(ctx.moves),
+        money_moved=ctx.money_moved or ctx.game.status != GameStatus.RUNNING,
         lobby_changed=ctx.lobby_changed(),
     )
 
@@ -260,7 +265,7 @@ def begin_game(ctx: Ctx) -> None:
     ctx.game.status = GameStatus.RUNNING
     ctx.game.started_at = to_dt(ctx.now)
     ctx.game.deadline = None
-    ctx.game.deadline_kind = ""
+    ctx.game.deadline_kind = DeadlineKind.NONE
     ctx.table.status = TableStatus.PLAYING
     ctx.table.save(update_fields=["status"])
     record_move(ctx, action="game_start", payload={"seats": seat_nos, "toss": toss})
@@ -289,7 +294,8 @@ def deal_next(ctx: Ctx) -> Deal:
         state_before=ctx.state_json(),
         version_before=ctx.game.version,
     )
-    ctx.extra["open_deal"] = ctx.extra["last_deal"] = deal
+    ctx.deals_read = True
+    ctx.last_deal = ctx.deal_in_play = deal
     apply_action(ctx, start, deal=deal)
     return deal
 

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -67,7 +68,10 @@ def deal_start(*, game: Game, now: float | None = None) -> Deal:
 INDEPENDENT_ACTIONS = frozenset({"arrange", "submit_meld", "set_auto_drop"})
 
 
-def _player_action(ctx: Ctx, *, seat_no: int, action: Any, payload: Any) -> Any:
+def _payload_check(*, action: Any, payload: Any) -> None:
+    """Refuse an action that is not one of ``PLAYER_ACTIONS``, or whose payload lacks a field
+    or has one more: the one check of a player's action's shape, whoever sends it (the view
+    only reads the form's fields into values)."""
     keys = PLAYER_ACTIONS.get(action) if isinstance(action, str) else None
     if keys is None:
         raise ActionNotAllowed(_("Unknown action %(action)s.") % {"action": repr(action)[:42]})
@@ -85,7 +89,6 @@ def _player_action(ctx: Ctx, *, seat_no: int, action: Any, payload: Any) -> Any:
             _("Missing fields for %(action)s: %(fields)s.")
             % {"action": action, "fields": ", ".join(sorted(missing))}
         )
-    return engine_action(ctx, action, seat=seat_no, **payload)
 
 
 def game_act(
@@ -112,6 +115,8 @@ def game_act(
     error."""
     now = now_or_clock(now)
     check_request(user=user, expected_version=expected_version)
+    payload = payload or {}
+    _payload_check(action=action, payload=payload)
 
     def act(ctx: Ctx, seen: int) -> Game:
         if table_id is not None and ctx.table.pk != table_id:
@@ -119,7 +124,7 @@ def game_act(
         if action not in INDEPENDENT_ACTIONS and ctx.game.version != seen:
             raise StaleAction(expected=expected_version, current=ctx.game.version)
         seat = _playing_seat(ctx, user)
-        move = _player_action(ctx, seat_no=seat.seat_no, action=action, payload=payload or {})
+        move = engine_action(ctx, action, seat=seat.seat_no, **payload)
         if action == "leave":
             leave_game(ctx, seat)
         else:
@@ -151,6 +156,16 @@ def _playing_seat(ctx: Ctx, user: Any) -> Seat:
     return seat
 
 
+@dataclass
+class _Outcome:
+    """What one ``_on_time`` transaction ends with: the game, and the refusal of a move that
+    came too late or was refused after deadlines fired. That transaction commits (the
+    timeouts stand) and the refusal is raised after it: raised inside, it would undo them."""
+
+    game: Game
+    refusal: TableError | RulesError | None = None
+
+
 def _on_time(
     *,
     game_id: int,
@@ -166,24 +181,24 @@ def _on_time(
     time, against the version the player saw plus those timeouts); an independent move is tried
     in a savepoint and its refusal does not undo them."""
 
-    def body(ctx: Ctx) -> Game | TableError | RulesError:
+    def body(ctx: Ctx) -> _Outcome:
         before = ctx.game.version
         fired = fire_overdue(ctx)
         if not fired:
-            return act(ctx, expected_version)
+            return _Outcome(game=act(ctx, expected_version))
         if not independent and any(f.moved_on for f in fired):
-            return TimeRanOut([f.kind for f in fired])
+            return _Outcome(game=ctx.game, refusal=TimeRanOut([f.kind for f in fired]))
         seen = expected_version + (ctx.game.version - before)
         try:
             with transaction.atomic():
-                return act(ctx, seen)
+                return _Outcome(game=act(ctx, seen))
         except (TableError, RulesError) as exc:
-            return exc
+            return _Outcome(game=ctx.game, refusal=exc)
 
     outcome = game_write(game_id=game_id, now=now, body=body)
-    if isinstance(outcome, Exception):
-        raise outcome
-    return outcome
+    if outcome.refusal is not None:
+        raise outcome.refusal
+    return outcome.game
 
 
 def deal_pick(

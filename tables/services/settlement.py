@@ -12,7 +12,7 @@ from ledger import selectors as ledger_selectors
 from ledger import services as ledger_services
 from ledger.currencies import format_amount
 from ledger.errors import InsufficientFunds
-from tables.models import Game, GameStatus, Seat, TableStatus
+from tables.models import DeadlineKind, Game, GameStatus, Seat, TableStatus
 from tables.services import hooks
 from tables.services._context import Ctx, open_deal, to_dt
 from tables.services.errors import NotEnoughFunds, TableError
@@ -103,7 +103,7 @@ def rejoin_paid(ctx: Ctx, event: Any) -> None:
 
 def _settlement(ctx: Ctx, event: Any) -> tuple[dict[int, int], int]:
     """(payouts by seat, fee) that empty the pot exactly."""
-    settled = ctx.extra.get("points_settled")
+    settled = ctx.points_settled
     if settled is not None:
         # Points: every seat held the buy-in; it gets it back plus its net (losers' nets are
         # negative, the winner's is after the fee), and the fee goes to the house.
@@ -164,7 +164,7 @@ def finish(ctx: Ctx, *, status: str) -> None:
     ctx.game.status = status
     ctx.game.ended_at = now_dt
     ctx.game.deadline = None
-    ctx.game.deadline_kind = ""
+    ctx.game.deadline_kind = DeadlineKind.NONE
     for seat in ctx.seats:
         if seat.left_at is None:
             seat.left_at = now_dt
@@ -175,7 +175,7 @@ def finish(ctx: Ctx, *, status: str) -> None:
         if deal.result is None:
             deal.result = {"type": status}
         deal.save(update_fields=["ended_at", "result"])
-        ctx.extra["open_deal"] = None
+        ctx.deal_in_play = None
     if ctx.table.status != TableStatus.CLOSED:
         ctx.table.status = TableStatus.WAITING
         ctx.table.save(update_fields=["status"])

@@ -10,7 +10,8 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from tables.models import LIVE_GAME_STATUSES, Game, GameStatus
+from tables.models import LIVE_GAME_STATUSES, DeadlineKind, Game, GameStatus
+from tables.rules.game import ExtraTimeStarted
 from tables.services._context import (
     Ctx,
     engine_action,
@@ -55,7 +56,7 @@ class Fired:
     opened the player's extra-time bank leaves the turn, and the player's view, where it was).
     """
 
-    kind: str
+    kind: DeadlineKind
     moved_on: bool = True
 
 
@@ -69,26 +70,26 @@ def fire_due(ctx: Ctx) -> Fired | None:
         return None
     if to_dt(ctx.now) < game.deadline:  # type: ignore[operator]
         return None
-    kind = game.deadline_kind
+    kind = DeadlineKind(game.deadline_kind)
     moved_on = True
     if game.status == GameStatus.WAITING:
-        if kind == "start" and len(ctx.active_seats()) >= ctx.settings.seats_min:
+        if kind == DeadlineKind.START and len(ctx.active_seats()) >= ctx.settings.seats_min:
             begin_game(ctx)
-        elif kind == "fill":  # nobody else came: computer players take the empty seats
+        elif kind == DeadlineKind.FILL:  # nobody else came: computer players take the empty seats
             bots_fill_and_begin(ctx)
     elif ctx.engine.deal_due(ctx.state, ctx.now):
         deal_next(ctx)
-    elif kind == "bot":
+    elif kind == DeadlineKind.BOT:
         if bots_play(ctx) == 0:
             # Nothing a bot could do: let the engine's own deadline (a missed turn) run.
-            ctx.extra["bots_stuck"] = True
+            ctx.bots_stuck = True
     else:
         state = ctx.state
         if state.deadline is not None:
             # the stored deadline is rounded up to the microsecond: never before the engine's
             ctx.now = max(ctx.now, float(state.deadline))
         events = apply_action(ctx, engine_action(ctx, "timeout"))
-        moved_on = any(type(e).__name__ != "ExtraTimeStarted" for e in events)
+        moved_on = any(not isinstance(e, ExtraTimeStarted) for e in events)
     continue_play(ctx)
     sync_deadline(ctx)
     return Fired(kind=kind, moved_on=moved_on)

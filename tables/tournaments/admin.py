@@ -17,27 +17,8 @@ from tables.models import Variant
 from tables.tournaments import services
 from tables.tournaments.models import OPEN_STATUSES, Registration, Round, Tournament
 
-SETTING_FIELDS = (
-    "name",
-    "kind",
-    "template",
-    "currency",
-    "entry_fee",
-    "fee_bps",
-    "guarantee",
-    "players_min",
-    "players_max",
-    "seats_per_table",
-    "qualifiers_per_table",
-    "deals_per_round",
-    "prize_table",
-    "registration_opens_at",
-    "starts_at",
-    "break_s",
-    "bots_fill",
-    "human_wait_s",
-    "repeat",
-)
+# Everything staff set: what a repeated sit & go copies, and when it opens and starts.
+SETTING_FIELDS = (*services.REPEATED_FIELDS, "registration_opens_at", "starts_at")
 STATE_FIELDS = (
     "status",
     "next_step_at",

@@ -11,6 +11,14 @@ from typing import Any
 from django import forms
 from django.forms.fields import InvalidJSONInput
 
+from ledger.currencies import (
+    CURRENCY_INFO,
+    MAX_TYPED_AMOUNT,
+    AmountProblem,
+    AmountRefused,
+    amount_to_minor,
+)
+
 MAX_JSON_CHARS = 4000
 MAX_JSON_DEPTH = 4
 _WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,18}", re.ASCII)
@@ -128,34 +136,33 @@ class LimitedJSONField(forms.JSONField):
         return super().bound_data(data, initial)
 
 
-_MONEY = re.compile(r"[0-9]{1,12}(\.[0-9]{1,6})?", re.ASCII)
-
-
 def money_to_minor(raw: str, *, currency: str) -> int:
     """An amount as staff type it, in rupees ("25", "25.00", "₹1,000.50") or chips ("100"), as
-    integer minor units; ``InputRefused`` (in words) for anything else: a negative amount, more
-    decimals than the currency has, other scripts' digits, an exponent."""
-    from ledger.currencies import CURRENCY_INFO
-
+    integer minor units (read by ``ledger.currencies.amount_to_minor``); ``InputRefused`` (in
+    words) for anything else: a negative amount, more decimals than the currency has, other
+    scripts' digits, an exponent, a huge amount."""
     info = CURRENCY_INFO[currency]
     text = str(raw).strip().replace(",", "").removeprefix("₹").strip()
     if text.endswith("chips"):
         text = text.removesuffix("chips").strip()
-    unit = "rupees, e.g. 25.00" if info.decimals else "whole chips, e.g. 100"
-    if not _MONEY.fullmatch(text):
-        raise InputRefused(f"Enter an amount in {unit}, with the digits 0-9.")
-    whole, _, fraction = text.partition(".")
-    if len(fraction) > info.decimals:
-        if info.decimals == 0:
-            raise InputRefused("Practice chips have no fractions: enter whole chips, e.g. 100.")
-        raise InputRefused(f"Enter at most {info.decimals} decimals, e.g. 25.50.")
-    return int(whole) * 10**info.decimals + int(fraction.ljust(info.decimals, "0") or 0)
+    try:
+        return amount_to_minor(text, currency, signed=False)
+    except AmountRefused as refused:
+        if refused.problem == AmountProblem.TOO_PRECISE:
+            if info.decimals == 0:
+                raise InputRefused(
+                    "Practice chips have no fractions: enter whole chips, e.g. 100."
+                ) from refused
+            raise InputRefused(f"Enter at most {info.decimals} decimals, e.g. 25.50.") from refused
+        if refused.problem == AmountProblem.TOO_LARGE:
+            most = minor_to_money(MAX_TYPED_AMOUNT, currency=currency)
+            raise InputRefused(f"That amount is too large (at most {most}).") from refused
+        unit = "rupees, e.g. 25.00" if info.decimals else "whole chips, e.g. 100"
+        raise InputRefused(f"Enter an amount in {unit}, with the digits 0-9.") from refused
 
 
 def minor_to_money(amount: int | None, *, currency: str) -> str:
     """Integer minor units as staff type them: ``2500`` cash -> ``"25.00"``, chips as is."""
-    from ledger.currencies import CURRENCY_INFO
-
     if amount is None:
         return ""
     decimals = CURRENCY_INFO[currency].decimals

@@ -19,7 +19,6 @@ from django_htmx.http import reswap, retarget
 from ledger import selectors as ledger_selectors
 from ledger.currencies import money_games_on
 from tables import presenters, selectors, services
-from tables.engines import OPTIONAL_FIELDS
 from tables.live import presence
 from tables.live.realtime import seat_context
 from tables.models import LIVE_GAME_STATUSES, Game, Table, TableTemplate
@@ -266,19 +265,13 @@ def _check_lengths(post: Any) -> None:
 
 
 def _action_payload(action: str, post: Any) -> dict[str, Any]:
-    keys = services.PLAYER_ACTIONS.get(action)
-    if keys is None:
-        raise BadForm(_("Unknown action %(action)s.") % {"action": repr(action[:40])})
+    """The form's fields of ``action`` read into values (card groups, numbers, on or off). The
+    service checks the action and that no field is missing (``services.game_act``)."""
     payload: dict[str, Any] = {}
-    for key in keys:
+    for key in services.PLAYER_ACTIONS.get(action, ()):
         raw = post.get(key)
         if raw is None or raw == "":
-            if key in OPTIONAL_FIELDS:
-                continue
-            raise BadForm(
-                _("Missing %(field)s for %(action)s.")
-                % {"field": key.replace("_", " "), "action": action.replace("_", " ")}
-            )
+            continue
         if key in ("groups", "melds"):
             payload[key] = _parse_groups(raw)
         elif key == "on":

@@ -170,7 +170,7 @@ def test_embedded_default_uses_sqlite_immediate_and_in_memory_layer():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
-        "django.db.backends.sqlite3",
+        "ledger.backends.sqlite3",
         "IMMEDIATE",
         "channels.layers.InMemoryChannelLayer",
         "loop",

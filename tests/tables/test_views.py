@@ -157,7 +157,7 @@ def test_a_late_move_is_refused_in_words_and_the_page_shows_the_turn_passed(clie
     [
         ({"action": "fly_away"}, 400, "Unknown action"),
         ({"action": "discard", "card": "ZZ"}, 400, "ZZ"),
-        ({"action": "discard"}, 400, "Missing card"),
+        ({"action": "discard"}, 400, "Missing fields for discard: card."),
         ({"action": "declare", "finish_card": "QH", "groups": "[[1,2]"}, 400, "could not be read"),
         ({"action": "set_auto_drop", "on": "maybe"}, 400, "on or off"),
         ({"action": "pick_open", "version": "x"}, 400, "version"),
