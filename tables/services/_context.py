@@ -15,14 +15,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from django.utils.translation import gettext as _
-
 from ledger.db import retry_on_conflict
 from tables.engines import engine_of, game_state
 from tables.models import LIVE_GAME_STATUSES, Deal, Game, Move, Seat, Table
 from tables.rules.errors import InvalidMove
 from tables.rules.game import PointsSettled
-from tables.services.errors import NotFound, NotSeated
+from tables.services.errors import NotFound, NotSeated, TableRefusal
 
 T = TypeVar("T")
 
@@ -159,11 +157,11 @@ class Ctx:
 
 def lock_table(table_id: Any) -> Table:
     if not isinstance(table_id, int) or isinstance(table_id, bool) or table_id <= 0:
-        raise NotFound(_("There is no such table."))
+        raise NotFound(TableRefusal.NO_SUCH_TABLE)
     try:
         return _tables_for_update().get(pk=table_id)
     except Table.DoesNotExist:
-        raise NotFound(_("There is no such table.")) from None
+        raise NotFound(TableRefusal.NO_SUCH_TABLE) from None
 
 
 def _tables_for_update() -> Any:
@@ -199,16 +197,16 @@ def live_game_id(table: Table) -> int | None:
 def lock_game(game_id: Any, now: float) -> Ctx:
     """Lock a game's table, the game and its seats (in that order)."""
     if not isinstance(game_id, int) or isinstance(game_id, bool) or game_id <= 0:
-        raise NotFound(_("There is no such game."))
+        raise NotFound(TableRefusal.NO_SUCH_GAME)
     table = _tables_for_update().filter(games__pk=game_id).first()  # one query: found and locked
     if table is None:
-        raise NotFound(_("There is no such game."))
+        raise NotFound(TableRefusal.NO_SUCH_GAME)
     return lock_context(table=table, game_id=game_id, now=now)
 
 
 def check_user(user: Any) -> None:
     if user is None or getattr(user, "is_anonymous", True) or getattr(user, "pk", None) is None:
-        raise NotSeated(_("Sign in to take a seat."))
+        raise NotSeated(TableRefusal.SIGN_IN_TO_SIT)
 
 
 def engine_action(ctx: Ctx, name: str, **values: Any) -> Any:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from tables.models import Deal, DealAccess, DealAccessKind, DealNote
-from tables.services.errors import TableError
+from tables.services.errors import TableError, TableRefusal
 
 NOTE_MAX = 4000
 
@@ -15,9 +15,9 @@ def deal_note_add(*, deal: Deal, author: Any, text: str) -> DealNote:
     """Add support's note to a deal (blank or over ``NOTE_MAX`` characters is refused)."""
     text = (text or "").strip()
     if not text:
-        raise TableError("Write the note first.")
+        raise TableError(TableRefusal.NOTE_EMPTY)
     if len(text) > NOTE_MAX:
-        raise TableError(f"A note has at most {NOTE_MAX} characters.")
+        raise TableError(TableRefusal.NOTE_TOO_LONG, count=NOTE_MAX)
     return DealNote.objects.create(deal=deal, author=author, text=text)
 
 

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tables.tournaments import selectors, services
 from tables.tournaments.models import Tournament
-from tables.web.messages import refusal_words
+from tables.web.messages import refusal_text, refusal_words
 
 SUPPORT_PERMISSION = "accounts.review_deals"  # as the deal pages
 
@@ -41,7 +41,7 @@ def tournament_register(request: HttpRequest, tournament_id: int) -> HttpRespons
     try:
         services.tournament_register(tournament=tournament, user=request.user)
     except ValueError as exc:
-        messages.error(request, refusal_words(str(exc)))
+        messages.error(request, refusal_words(refusal_text(exc)))
     else:
         messages.success(request, _("You are registered. Your entry is held until the end."))
     return redirect("tournaments:detail", tournament_id=tournament.pk)
@@ -54,7 +54,7 @@ def tournament_unregister(request: HttpRequest, tournament_id: int) -> HttpRespo
     try:
         services.tournament_unregister(tournament=tournament, user=request.user)
     except ValueError as exc:
-        messages.error(request, refusal_words(str(exc)))
+        messages.error(request, refusal_words(refusal_text(exc)))
     else:
         messages.success(request, _("You are no longer registered: your entry was refunded."))
     return redirect("tournaments:detail", tournament_id=tournament.pk)

@@ -24,7 +24,7 @@ from tables.live.realtime import seat_context
 from tables.models import LIVE_GAME_STATUSES, Game, Table, TableTemplate
 from tables.rules.errors import RulesError
 from tables.web import inputs
-from tables.web.messages import engine_words, refusal_words
+from tables.web.messages import refusal_text, refusal_words
 
 
 def _stake_words(template: Any) -> str:
@@ -69,9 +69,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 
 def _words(exc: Exception) -> str:
-    """A refusal in the player's language and words (the engine's English translated here)."""
-    text = engine_words(str(exc)) if isinstance(exc, RulesError) else str(exc)
-    return refusal_words(text)
+    """A refusal in the player's language and words (translated by its code)."""
+    return refusal_words(refusal_text(exc))
 
 
 def _refused(request: HttpRequest, exc: Exception) -> HttpResponse:
@@ -242,9 +241,9 @@ def _parse_groups(raw: str) -> list[list[str]]:
         groups = inputs.parse_json(raw, what="card groups", max_chars=MAX_FIELD_CHARS, max_depth=2)
     except inputs.InputRefused as exc:
         # inputs.py speaks of "the card groups" in English; the player reads it translated.
-        if "nested" in str(exc):
+        if exc.code == "too_deep":
             raise BadForm(_("The card groups are nested too deeply.")) from exc
-        if "too long" in str(exc):
+        if exc.code == "too_long":
             raise BadForm(
                 _("The card groups are too long (at most %(count)s characters).")
                 % {"count": MAX_FIELD_CHARS}
@@ -367,11 +366,8 @@ def table_act(request: HttpRequest, table_id: int) -> HttpResponse:
     except services.StaleAction:
         error = _("The table moved on before your action arrived: here is the current table.")
         status = 409
-    except RulesError as exc:
-        error = engine_words(str(exc))  # the pure engine speaks English: translated here
-        status = 400
-    except (BadForm, services.TableError, ValueError) as exc:
-        error = str(exc)
+    except (RulesError, BadForm, services.TableError, ValueError) as exc:
+        error = refusal_text(exc)  # by its code: the pure engine speaks English
         status = 400
     if not request.htmx:
         if error:
