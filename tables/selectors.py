@@ -350,6 +350,8 @@ class ReplayStep:
     logged_events: list[dict[str, Any]]
     created_at: datetime
     state: dict[str, Any]
+    clock: float
+    """The engine clock the move ran at (epoch seconds)."""
 
     @property
     def matches_log(self) -> bool:
@@ -357,16 +359,20 @@ class ReplayStep:
         return self.events == self.logged_events
 
 
-def deal_replay(*, deal: Deal) -> list[ReplayStep]:
+def deal_replay(*, deal: Deal, moves: Iterable[Move] | None = None) -> list[ReplayStep]:
     """The deal's move log step by step, each with the whole state after it, rebuilt from the
-    state stored before the deal and the stored shoe (support only: shows every card)."""
+    state stored before the deal and the stored shoe (support only: shows every card).
+    ``moves``: the moves to replay, oldest first (default: those logged with the deal; support's
+    review passes the deal's whole part of the log, ``tables.support.replay.deal_moves``)."""
     game = deal.game
     engine = engine_of(game.variant)
-    moves = list(
-        Move.objects.filter(game=game, deal=deal).select_related("actor").order_by("version")
-    )
+    if moves is None:
+        moves = (
+            Move.objects.filter(game=game, deal=deal).select_related("actor").order_by("version")
+        )
+    rows = list(moves)
     replayed = replay_moves(
-        engine, engine.state_from_json(deal.state_before), deal.shoe, logged_moves(moves)
+        engine, engine.state_from_json(deal.state_before), deal.shoe, logged_moves(rows)
     )
     return [
         ReplayStep(
@@ -379,8 +385,9 @@ def deal_replay(*, deal: Deal) -> list[ReplayStep]:
             logged_events=list(move.events),
             created_at=move.created_at,
             state=step.state.to_json(),
+            clock=move.clock,
         )
-        for move, step in zip(moves, replayed, strict=True)
+        for move, step in zip(rows, replayed, strict=True)
     ]
 
 

@@ -1,5 +1,5 @@
 """Support's writes on deals: notes and the access log. Both are append-only; reading them is
-in ``tables.selectors`` (``deal_notes``, ``deal_accesses``)."""
+in ``tables.support.notes`` (``deal_notes``) and ``tables.support.access`` (``deal_accesses``)."""
 
 from __future__ import annotations
 

@@ -40,6 +40,7 @@ PLAYER_MODULES = [
     "accounts/forms.py",
     "accounts/models.py",
     "accounts/services.py",
+    "accounts/throttle.py",
     "accounts/views.py",
     "ledger/errors.py",
     "ledger/forms.py",
@@ -66,6 +67,9 @@ PLAYER_MODULES = [
     "tables/services/play.py",
     "tables/services/seating.py",
     "tables/services/settlement.py",
+    # support's pages: staff read them in their own language too
+    "tables/support/presenters.py",
+    "tables/support/views.py",
 ]
 # Never shown to a player: invariants that mean a bug, and answers to a payment provider.
 NOT_PLAYER_FACING = {
