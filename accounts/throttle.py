@@ -24,6 +24,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django_ratelimit.core import is_ratelimited
 
 from .forms import LoginForm
@@ -67,18 +68,23 @@ def client_ip(request: HttpRequest) -> str:
         return peer
 
 
-def _minutes(seconds: float) -> str:
-    minutes = max(1, round(seconds / 60))
-    return "1 minute" if minutes == 1 else f"{minutes} minutes"
-
-
 def lockout_message() -> str:
+    """Why the log-in is refused, in the player's language, with how long the pause lasts
+    (``AXES_COOLOFF_TIME``, in whole minutes, at least one)."""
     cooloff = settings.AXES_COOLOFF_TIME
-    wait = _minutes(cooloff.total_seconds()) if cooloff else "a while"
-    return (
-        f"Too many wrong passwords for this account from your address, so logging in is paused "
-        f"for {wait}. Try again later, or ask support to unlock your account."
-    )
+    if not cooloff:
+        return _(
+            "Too many wrong passwords for this account from your address, so logging in is "
+            "paused for a while. Try again later, or ask support to unlock your account."
+        )
+    minutes = max(1, round(cooloff.total_seconds() / 60))
+    return ngettext(
+        "Too many wrong passwords for this account from your address, so logging in is "
+        "paused for %(count)d minute. Try again later, or ask support to unlock your account.",
+        "Too many wrong passwords for this account from your address, so logging in is "
+        "paused for %(count)d minutes. Try again later, or ask support to unlock your account.",
+        minutes,
+    ) % {"count": minutes}
 
 
 def lockout_response(

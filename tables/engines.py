@@ -14,7 +14,7 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
-from tables.rules.errors import InvalidSettings
+from tables.rules.errors import InvalidSettings, Refusal
 from tables.rules.variants import engine_for
 
 __all__ = [
@@ -122,7 +122,9 @@ def template_settings(template: Any) -> Any:
         if target not in names:
             if name in _ALWAYS_SET_FIELDS:
                 continue
-            raise InvalidSettings(f"{name} does not apply to {template.get_variant_display()}")
+            raise InvalidSettings(
+                Refusal.SETTING_NOT_FOR_VARIANT, name=name, variant=template.variant
+            )
         overrides[target] = value
     meld: dict[str, Any] = {}
     for name in MELD_FIELDS:
@@ -134,7 +136,9 @@ def template_settings(template: Any) -> Any:
         elif name in names:
             overrides[name] = value
         else:
-            raise InvalidSettings(f"{name} does not apply to {template.get_variant_display()}")
+            raise InvalidSettings(
+                Refusal.SETTING_NOT_FOR_VARIANT, name=name, variant=template.variant
+            )
     if meld:
         overrides["meld"] = meld
     extra = dict(template.extra_settings or {})
@@ -144,16 +148,12 @@ def template_settings(template: Any) -> Any:
     settings = engine.settings_for(template.variant, **overrides)
     if stake_of(template.variant, settings) <= 0:
         raise InvalidSettings(
-            "a seat must pay something: set the point value"
-            if template.variant == "points"
-            else "a seat must pay something: set the entry fee"
+            Refusal.STAKE_POINT_VALUE if template.variant == "points" else Refusal.STAKE_ENTRY_FEE
         )
     if template.variant == "points":
         worst = max(settings.full_count, settings.wrong_show, settings.middle_drop)
         if settings.points_buy_in_multiple < worst:
-            raise InvalidSettings(
-                f"the points buy-in multiple must cover the worst score ({worst} points)"
-            )
+            raise InvalidSettings(Refusal.BUY_IN_TOO_LOW, count=worst)
     return settings
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import Count, JSONField, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import Case, Count, Prefetch, Q, QuerySet, Subquery, Value, When
 
 from tables.engines import PLAYER_ACTIONS, engine_of, game_state
 from tables.models import (
@@ -26,6 +26,14 @@ from tables.models import (
     Table,
     TableStatus,
     TableTemplate,
+)
+from tables.readmodel import (
+    Commitment,
+    GameView,
+    SeatRead,
+    Settlement,
+    TableRead,
+    game_view_of,
 )
 from tables.rules import fairness
 from tables.rules.replay import LoggedMove, replay_moves
@@ -118,103 +126,90 @@ def _normalise_allowed(allowed: Iterable[str]) -> list[str]:
     return [a for a in allowed if a in PLAYER_ACTIONS]
 
 
-def table_for_viewer(*, table: Table, user: User | AnonymousUser) -> dict[str, Any]:
-    """What ``user`` sees of ``table`` (see ``table_views``), without the public view."""
-    return table_view_data(table=table, user=user, **_table_rows(table))
+def table_for_viewer(*, table: Table | int, user: User | AnonymousUser) -> TableRead:
+    """What ``user`` sees of ``table`` (a table or its id; see ``table_views``), without the
+    public view. ``Table.DoesNotExist`` for an unknown id."""
+    return table_view_data(user=user, **_table_rows(table))
 
 
-def table_views(
-    *, table: Table, user: User | AnonymousUser
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The public view of ``table`` (the felt's, as a spectator sees it) and what ``user`` (or
-    an anonymous spectator) sees of it, from the same rows: the seats with names, the
-    current game (or the last one, to show its result) with its version, deadline and the
-    engine's view for the viewer's seat, the viewer's own seat, and the actions allowed now.
-
-    Also, for the result sheets: ``rules`` (the game's frozen engine settings: drop and
-    show scores, point value, rummy bonus), each seat's ``entry_paid`` (entry and rejoin fees,
-    minor units) and, once the pot is paid out, ``settlement`` (payouts by seat and the fee)."""
+def table_views(*, table: Table | int, user: User | AnonymousUser) -> tuple[TableRead, TableRead]:
+    """The public view of ``table`` (a table or its id: the felt's, as a spectator sees it) and
+    what ``user`` (or an anonymous spectator) sees of it, from the same rows (``TableRead``).
+    ``Table.DoesNotExist`` for an unknown id."""
     rows = _table_rows(table)
-    public = table_view_data(table=table, user=None, **rows)
+    public = table_view_data(user=None, **rows)
     if not getattr(user, "is_authenticated", False):
         return public, public
-    return public, table_view_data(table=table, user=user, **rows)
-
-
-def _table_rows(table: Table) -> dict[str, Any]:
-    """The rows a table's views read: its current game (or the last one), that game's seats
-    with their users, its newest deal and its newest moves."""
-    games = _with_recent_moves(_with_newest_deal(Game.objects.filter(table=table)))
-    game = (
-        games.filter(status__in=LIVE_GAME_STATUSES).order_by("-pk").first()
-        or games.order_by("-pk").first()
-    )
-    if game is not None and getattr(game, "nd_number", None) is not None:
-        game.newest_deal = Deal(  # type: ignore[attr-defined]
-            game=game,
-            number=game.nd_number,  # type: ignore[attr-defined]
-            shoe_commitment=game.nd_commitment,  # type: ignore[attr-defined]
-            shoe_secret=game.nd_secret,  # type: ignore[attr-defined]
-            ended_at=game.nd_ended_at,  # type: ignore[attr-defined]
-            shoe=game.nd_shoe,  # type: ignore[attr-defined]
-        )
-    seats: list[Seat] = []
-    if game is not None:
-        seats = list(Seat.objects.filter(game=game).select_related("user"))
-    deal = getattr(game, "newest_deal", None)
-    moves = recent_moves_of(game) if game is not None else []
-    return {"game": game, "seats": seats, "deal": deal, "moves": moves}
+    return public, table_view_data(user=user, **rows)
 
 
 RECENT_MOVES = 10
 
 
-def _with_recent_moves(games: QuerySet[Game]) -> QuerySet[Game]:
-    """The events of the game's newest moves, in the game's own statement (``rm_0`` the
-    newest): what "what just happened" and the open deck's history read. Every move bumps the
-    version by one, so the ``k``-th newest produced version ``game.version - k``."""
-    moves = Move.objects.filter(game=OuterRef("pk")).order_by("-version").values("events")
-    return games.annotate(
-        **{
-            f"rm_{k}": Subquery(moves[k : k + 1], output_field=JSONField())
-            for k in range(RECENT_MOVES)
-        }
+def _current_games(table_id: int) -> QuerySet[Game]:
+    """The table's games, its current one first: the newest live game, else the newest."""
+    live_first = Case(When(status__in=LIVE_GAME_STATUSES, then=Value(0)), default=Value(1))
+    return Game.objects.filter(table_id=table_id).order_by(live_first, "-pk")
+
+
+def _table_rows(table: Table | int) -> dict[str, Any]:
+    """The rows a table's views read, in three plain statements: the newest deal of the
+    current game (the live one, or the last) with the game (and, given only the table's id,
+    the table with its template) joined; that game's seats with their users; its newest moves
+    (a live game's only). A game without a deal yet is read alone, and so is a table without a
+    game."""
+    given: Table | None = None
+    if isinstance(table, int):
+        table_id = table
+    else:
+        given, table_id = table, table.pk
+    current = _current_games(table_id)
+    deal: Deal | None = (
+        Deal.objects.filter(game_id=Subquery(current.values("pk")[:1]))
+        .select_related("game" if given is not None else "game__table__template")
+        .defer("state_before", "result")  # only the shoe commitment is shown
+        .order_by("-number")
+        .first()
     )
+    game: Game | None = deal.game if deal is not None else None
+    if game is None:
+        game = (current if given is not None else current.select_related("table__template")).first()
+    if given is not None:
+        found = given
+    elif game is not None:
+        found = game.table
+    else:
+        found = Table.objects.select_related("template").get(pk=table_id)
+    seats: list[Seat] = []
+    moves: tuple[dict[str, Any], ...] = ()
+    if game is not None:
+        seats = list(Seat.objects.filter(game=game).select_related("user"))
+        if game.status in LIVE_GAME_STATUSES:
+            moves = recent_moves_of(game)
+    return {"table": found, "game": game, "seats": seats, "deal": deal, "moves": moves}
 
 
-def recent_moves_of(game: Game) -> list[dict[str, Any]]:
-    """The newest moves loaded by ``_with_recent_moves``, oldest first (only the presenter's
-    public lines of their events ever reach a page: a card picked from the closed deck is
-    never shown)."""
-    moves = []
-    for k in range(RECENT_MOVES):
-        events = getattr(game, f"rm_{k}", None)
-        if events is None:
-            break
-        moves.append({"version": game.version - k, "events": events})
-    return list(reversed(moves))
-
-
-def _with_newest_deal(games: QuerySet[Game]) -> QuerySet[Game]:
-    """Games with their newest deal's shoe commitment read in the same statement."""
-    newest = Deal.objects.filter(game=OuterRef("pk")).order_by("-number")
-    return games.annotate(
-        nd_number=Subquery(newest.values("number")[:1]),
-        nd_commitment=Subquery(newest.values("shoe_commitment")[:1]),
-        nd_secret=Subquery(newest.values("shoe_secret")[:1]),
-        nd_ended_at=Subquery(newest.values("ended_at")[:1]),
-        nd_shoe=Subquery(newest.values("shoe")[:1], output_field=JSONField()),
+def recent_moves_of(game: Game) -> tuple[dict[str, Any], ...]:
+    """The game's newest moves up to its version (``RECENT_MOVES`` of them, oldest first), as
+    ``{"version", "events"}``: what "what just happened" and the open deck's history read (only
+    the presenter's public lines of their events ever reach a page: a card picked from the
+    closed deck is never shown)."""
+    newest = (
+        Move.objects.filter(game=game, version__lte=game.version)
+        .order_by("-version")
+        .values("version", "events")[:RECENT_MOVES]
     )
+    return tuple(reversed([{"version": m["version"], "events": m["events"]} for m in newest]))
 
 
-def newest_deal(game: Game | None) -> Any:
+def newest_deal(game: Game | None) -> Deal | None:
     """The newest deal of ``game`` with what its commitment shows (``None`` before the first)."""
     if game is None:
         return None
     return Deal.objects.filter(game=game).order_by("-number").first()
 
 
-def commitment_view(*, game: Game | None, deal: Any, is_player: bool) -> dict[str, Any] | None:
+def commitment_view(*, game: Game | None, deal: Deal | None, is_player: bool) -> Commitment | None:
     """The shoe commitment of the game's newest deal for one of its players: the commitment
     from the first card on; the shoe and the secret once the deal has ended (docs/fairness.md).
     ``None`` for anyone else, or before the first deal."""
@@ -222,20 +217,20 @@ def commitment_view(*, game: Game | None, deal: Any, is_player: bool) -> dict[st
         return None
     ended = deal.ended_at is not None
     shoe = deal.shoe.get("shoe", {}) if isinstance(deal.shoe, dict) else {}
-    return {
-        "number": deal.number,
-        "word": "Hand" if game.variant == "classic" else "Deal",
-        "commitment": deal.shoe_commitment,
-        "revealed": ended,
-        "secret": deal.shoe_secret if ended else "",
-        "cards": " ".join(shoe.get("cards", [])) if ended else "",
+    return Commitment(
+        number=deal.number,
+        word="Hand" if game.variant == "classic" else "Deal",
+        commitment=deal.shoe_commitment,
+        revealed=ended,
+        secret=deal.shoe_secret if ended else "",
+        cards=" ".join(shoe.get("cards", [])) if ended else "",
         # The exact text the commitment hashes (docs/fairness.md): the page shows it and checks
         # its SHA-256 in the browser.
-        "preimage": _preimage(deal) if ended else "",
-    }
+        preimage=_preimage(deal) if ended else "",
+    )
 
 
-def _preimage(deal: Any) -> str:
+def _preimage(deal: Deal) -> str:
     try:
         return fairness.shoe_message(deal.shoe or {}, deal.shoe_secret or "")
     except ValueError:
@@ -249,10 +244,10 @@ def table_view_data(
     seats: Iterable[Seat],
     user: User | AnonymousUser | None,
     state: Any = None,
-    deal: Any = None,
+    deal: Deal | None = None,
     moves: Iterable[dict[str, Any]] | None = None,
     moves_partial: bool = False,
-) -> dict[str, Any]:
+) -> TableRead:
     """``table_for_viewer`` from rows already loaded (the table with its template, its latest
     game, that game's seats with their users) and, when given, the game's decoded ``state``:
     no query. The push after a move builds every seat's view from what the move holds.
@@ -270,8 +265,8 @@ def table_view_data(
     )
     if my_seat is not None and live and my_seat.left_at is not None:
         my_seat = None
-    view: dict[str, Any] | None = None
-    allowed: list[str] = []
+    view: GameView | None = None
+    allowed: tuple[str, ...] = ()
     rules: Any = None
     if game is not None and game.state is not None:
         engine = engine_of(game.variant)
@@ -279,9 +274,9 @@ def table_view_data(
             state = game_state(game)
         rules = state.settings
         viewer = my_seat.seat_no if my_seat is not None and my_seat.played else None
-        view = engine.view(state, viewer)
+        view = game_view_of(engine.view(state, viewer))
         if viewer is not None and live and game.status == GameStatus.RUNNING:
-            allowed = _normalise_allowed(view.get("allowed", ()))
+            allowed = tuple(_normalise_allowed(view.allowed))
     waiting = game is None or game.status != GameStatus.RUNNING
     seats_max = table.template.seats_max
     if game is not None and isinstance(game.settings, dict):
@@ -292,60 +287,56 @@ def table_view_data(
         and waiting
         and sum(1 for s in seats if s.left_at is None and live) < seats_max
     )
-    return {
-        "table": table,
-        "template": table.template,
-        "game": game,
-        "game_id": game.pk if game is not None else None,
-        "game_status": game.status if game is not None else None,
-        "live": live,
-        "version": game.version if game is not None else 0,
-        "deadline": game.deadline if live and game is not None else None,
-        "deadline_kind": game.deadline_kind if live and game is not None else "",
-        "stake": game.stake if game is not None else None,
-        "currency": game.currency if game is not None else table.template.currency,
-        "seats_max": seats_max,
-        "seats": [
-            {
-                "seat_no": s.seat_no,
-                "user_id": s.user_id,
-                "name": s.user.public_name,
-                "is_bot": s.is_bot,
-                "connected": s.connected,
-                "left": s.left_at is not None and live,
-                "me": s.user_id == user_id,
-                "entry_paid": s.entry_paid,
-            }
+    result = game.result if game is not None and not live else None
+    return TableRead(
+        table=table,
+        game=game,
+        live=live,
+        version=game.version if game is not None else 0,
+        deadline=game.deadline if live and game is not None else None,
+        deadline_kind=game.deadline_kind if live and game is not None else "",
+        stake=game.stake if game is not None else None,
+        currency=game.currency if game is not None else table.template.currency,
+        seats_max=seats_max,
+        seats=tuple(
+            SeatRead(
+                seat_no=s.seat_no,
+                user_id=s.user_id,
+                name=s.user.public_name,
+                is_bot=s.is_bot,
+                connected=s.connected,
+                left=s.left_at is not None and live,
+                me=s.user_id == user_id,
+                entry_paid=s.entry_paid,
+            )
             for s in seats
-        ],
-        "my_seat": my_seat.seat_no if my_seat is not None else None,
-        "view": view,
-        "rules": rules,
-        "allowed": allowed,
-        "user_id": user_id,
-        # A seat is free to take (by anyone who does not sit in the live game: the felt
-        # shows Join, or Play again after a game, to every such viewer).
-        "join_open": join_open,
-        "can_join": user_id is not None and (my_seat is None or not live) and join_open,
-        "can_leave": my_seat is not None and live,
-        "result": game.result if game is not None and not live else None,
-        "settlement": _settlement(game.result if game is not None and not live else None),
-        "commitment": commitment_view(
+        ),
+        my_seat=my_seat.seat_no if my_seat is not None else None,
+        view=view,
+        rules=rules,
+        allowed=allowed,
+        user_id=user_id,
+        join_open=join_open,
+        can_join=user_id is not None and (my_seat is None or not live) and join_open,
+        can_leave=my_seat is not None and live,
+        result=result,
+        settlement=_settlement(result),
+        commitment=commitment_view(
             game=game, deal=deal, is_player=my_seat is not None and my_seat.played
         ),
-        "moves": list(moves or ()) if live else [],
-        "moves_partial": moves_partial,
-    }
+        moves=tuple(moves or ()) if live else (),
+        moves_partial=moves_partial,
+    )
 
 
-def _settlement(result: Any) -> dict[str, Any] | None:
-    """What a finished game paid: ``{"payouts": {seat_no: minor units}, "fee": minor units}``
-    (``None`` before the pot is paid out, or for a cancelled game)."""
+def _settlement(result: Any) -> Settlement | None:
+    """What a finished game paid (``None`` before the pot is paid out, or for a cancelled
+    game)."""
     if not isinstance(result, dict) or not isinstance(result.get("settlement"), dict):
         return None
     settled = result["settlement"]
     payouts = {int(seat): int(amount) for seat, amount in (settled.get("payouts") or {}).items()}
-    return {"payouts": payouts, "fee": int(settled.get("fee") or 0)}
+    return Settlement(payouts=payouts, fee=int(settled.get("fee") or 0))
 
 
 # --------------------------------------------------------------------------------- support
@@ -364,6 +355,8 @@ class ReplayStep:
     logged_events: list[dict[str, Any]]
     created_at: datetime
     state: dict[str, Any]
+    clock: float
+    """The engine clock the move ran at (epoch seconds)."""
 
     @property
     def matches_log(self) -> bool:
@@ -371,16 +364,20 @@ class ReplayStep:
         return self.events == self.logged_events
 
 
-def deal_replay(*, deal: Deal) -> list[ReplayStep]:
+def deal_replay(*, deal: Deal, moves: Iterable[Move] | None = None) -> list[ReplayStep]:
     """The deal's move log step by step, each with the whole state after it, rebuilt from the
-    state stored before the deal and the stored shoe (support only: shows every card)."""
+    state stored before the deal and the stored shoe (support only: shows every card).
+    ``moves``: the moves to replay, oldest first (default: those logged with the deal; support's
+    review passes the deal's whole part of the log, ``tables.support.replay.deal_moves``)."""
     game = deal.game
     engine = engine_of(game.variant)
-    moves = list(
-        Move.objects.filter(game=game, deal=deal).select_related("actor").order_by("version")
-    )
+    if moves is None:
+        moves = (
+            Move.objects.filter(game=game, deal=deal).select_related("actor").order_by("version")
+        )
+    rows = list(moves)
     replayed = replay_moves(
-        engine, engine.state_from_json(deal.state_before), deal.shoe, logged_moves(moves)
+        engine, engine.state_from_json(deal.state_before), deal.shoe, logged_moves(rows)
     )
     return [
         ReplayStep(
@@ -393,8 +390,9 @@ def deal_replay(*, deal: Deal) -> list[ReplayStep]:
             logged_events=list(move.events),
             created_at=move.created_at,
             state=step.state.to_json(),
+            clock=move.clock,
         )
-        for move, step in zip(moves, replayed, strict=True)
+        for move, step in zip(rows, replayed, strict=True)
     ]
 
 

@@ -19,7 +19,7 @@ from tables.rules.game.state import GameState
 from tables.rules.replay import replay_moves
 from tables.rules.review import deal_review
 from tables.selectors import logged_moves
-from tables.support.selectors import deal_moves
+from tables.support.replay import deal_moves
 
 if TYPE_CHECKING:
     from accounts.models import User

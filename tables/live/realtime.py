@@ -47,6 +47,7 @@ from django.utils import timezone, translation
 from tables.events import UNKNOWN_DEAL, TableMoved, table_moved_subscribe
 from tables.live import presence
 from tables.presenters.table import seat_keys
+from tables.readmodel import TableRead
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -119,7 +120,7 @@ def _as_viewer(user: User) -> ExitStack:
     return stack
 
 
-def _data(moved: TableMoved, user: User | None) -> dict[str, Any]:
+def _data(moved: TableMoved, user: User | None) -> TableRead:
     from tables import selectors
 
     return selectors.table_view_data(
@@ -134,7 +135,7 @@ def _data(moved: TableMoved, user: User | None) -> dict[str, Any]:
     )
 
 
-def seat_context(data: dict[str, Any], *, now: float, error: str = "") -> dict[str, Any]:
+def seat_context(data: TableRead, *, now: float, error: str = "") -> dict[str, Any]:
     """The template context of one seat's fragment."""
     from tables import presenters
 
@@ -176,7 +177,7 @@ def render_seat(
     return html
 
 
-def felt_context(data: dict[str, Any], *, now: float, online: dict[int, bool]) -> dict[str, Any]:
+def felt_context(data: TableRead, *, now: float, online: dict[int, bool]) -> dict[str, Any]:
     from tables import presenters
 
     return {"t": presenters.present_felt(data=data, now=now, online=online), "pushed": True}
@@ -187,7 +188,7 @@ def render_felt(context: dict[str, Any]) -> str:
     return _LAYOUT_SPACE.sub("\n", render_to_string(FELT_PARTIAL, context))
 
 
-def _felt_unchanged(moved: TableMoved, data: dict[str, Any]) -> bool:
+def _felt_unchanged(moved: TableMoved, data: TableRead) -> bool:
     """Whether the change shows nothing new on the felt: no public line, the public view and
     the seating as they were (arranging one's own cards, auto drop on or off)."""
     if moved.lobby_changed or moved.money_moved or moved.state_before is None:
@@ -200,7 +201,7 @@ def _felt_unchanged(moved: TableMoved, data: dict[str, Any]) -> bool:
     if move_lines(moved.moves, str, None):
         return False
     engine = engine_of(moved.game.variant)
-    return bool(engine.view(moved.state_before, None) == data["view"])
+    return data.view is not None and engine.view(moved.state_before, None) == data.view.raw
 
 
 def table_push(moved: TableMoved) -> None:

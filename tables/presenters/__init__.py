@@ -1,5 +1,5 @@
-"""Template helpers: turn a per-viewer table view (a dict from the selectors) into what the
-templates show. Presentation only: no rule is decided here.
+"""Template helpers: turn a per-viewer table view (a ``tables.readmodel.TableRead`` from the
+selectors) into what the templates show. Presentation only: no rule is decided here.
 
 - ``cards``: card faces, money (rupees or chips, never minor units) and a player's words
 - ``table``: ``present_felt`` (the felt every viewer shares) and ``present_seat`` (one

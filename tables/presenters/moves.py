@@ -4,10 +4,16 @@ who threw them), from the newest entries of the move log (``selectors.recent_mov
 moves a push's own change recorded).
 
 Only public facts are put in words: a card picked from the closed deck is never named, nor any
-hand. Presentation only: the events are the engine's."""
+hand. Presentation only: the events are the engine's.
+
+The same lines, said for the record (``record_line``, ``action_words``), are support's
+step-through (``tables.support.presenters``): there every card is named, a turn the server
+played says so, and the events the felt leaves to its result sheets (a deal's or game's end)
+have lines too."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -16,7 +22,17 @@ from django.utils.translation import gettext, gettext_lazy
 
 from tables.presenters.cards import CardFace, card_face, cards_words
 
-__all__ = ["MoveLine", "move_lines", "recent_discards"]
+__all__ = [
+    "ACTION_WORDS",
+    "END_WORDS",
+    "MoveLine",
+    "action_words",
+    "end_words",
+    "move_lines",
+    "recent_discards",
+    "record_line",
+    "verdict_words",
+]
 
 HISTORY_SIZE = 8
 """How many discards the open deck's history shows."""
@@ -29,6 +45,101 @@ _DROP_WORDS = {
     "leave": gettext_lazy("%(who)s left the deal: %(score)s"),
     "disconnect": gettext_lazy("%(who)s was dropped (offline): %(score)s"),
 }
+
+
+# A logged move's action in words, for the record ("Asha · picked from the closed deck").
+ACTION_WORDS = {
+    "start_deal": gettext_lazy("dealt the cards"),
+    "pick_closed": gettext_lazy("picked from the closed deck"),
+    "pick_open": gettext_lazy("picked from the open deck"),
+    "discard": gettext_lazy("discarded"),
+    "declare": gettext_lazy("declared"),
+    "drop": gettext_lazy("dropped"),
+    "set_auto_drop": gettext_lazy("set auto drop"),
+    "arrange": gettext_lazy("arranged the hand"),
+    "submit_meld": gettext_lazy("submitted groups"),
+    "rejoin": gettext_lazy("rejoined"),
+    "split_accept": gettext_lazy("accepted the split"),
+    "split_decline": gettext_lazy("declined the split"),
+    "leave": gettext_lazy("left the game"),
+    "timeout": gettext_lazy("timer ran out"),
+    "lay_down": gettext_lazy("laid down"),
+    "lay_off": gettext_lazy("laid off"),
+}
+
+# How a deal or a game ended (the engine's reason codes), for the record.
+END_WORDS = {
+    "show": gettext_lazy("valid show"),
+    "last_player": gettext_lazy("last player in"),
+    "exhausted": gettext_lazy("the closed deck ran out"),
+    "rummy": gettext_lazy("went out going rummy"),
+    "out": gettext_lazy("went out"),
+    "winner": gettext_lazy("a winner"),
+    "points": gettext_lazy("the points deal settled"),
+    "no_deal": gettext_lazy("ended before its deal"),
+    "manual_split": gettext_lazy("prize split by agreement"),
+    "auto_split": gettext_lazy("prize split equally"),
+    "ring": gettext_lazy("ring game over"),
+}
+
+# The engine's verdicts on a wrong show (``check_declaration``), for the record.
+_VERDICTS = (
+    (
+        re.compile(
+            r"A declaration groups exactly (?P<size>\d+) cards; these groups hold (?P<held>\d+)\."
+        ),
+        gettext_lazy(
+            "Wrong card count: a show groups %(size)s cards besides the finish card; these "
+            "groups hold %(held)s."
+        ),
+    ),
+    (
+        re.compile(r"You need at least one pure sequence\."),
+        gettext_lazy(
+            "No pure sequence: a show needs at least one sequence with no joker standing in."
+        ),
+    ),
+    (
+        re.compile(r"You need a second sequence \(pure or with jokers\)\."),
+        gettext_lazy("Only one sequence: a show needs two sequences, at least one of them pure."),
+    ),
+    (
+        re.compile(r"(?P<cards>.+) is not a valid sequence or set\."),
+        gettext_lazy("%(cards)s is not a valid set or sequence."),
+    ),
+    (
+        re.compile(r"Valid declaration: every card is in a valid meld\."),
+        gettext_lazy("Every card is in a valid set or sequence."),
+    ),
+)
+
+
+def action_words(action: str) -> str:
+    """A logged move's action in words (``ACTION_WORDS``; an action it does not know, by its
+    name)."""
+    words = ACTION_WORDS.get(action)
+    return str(words) if words is not None else action.replace("_", " ")
+
+
+def end_words(reason: Any) -> str:
+    """A deal's or game's end reason in words (``END_WORDS``; one it does not know, by its
+    code)."""
+    words = END_WORDS.get(str(reason or ""))
+    return str(words) if words is not None else str(reason or "").replace("_", " ")
+
+
+def verdict_words(reason: Any) -> str:
+    """The engine's verdict on a show (``check_declaration``) in words, cards as players write
+    them (a verdict it does not know: as the engine said it)."""
+    text = str(reason or "").strip()
+    for pattern, words in _VERDICTS:
+        match = pattern.fullmatch(text)
+        if match:
+            found = match.groupdict()
+            if "cards" in found:
+                found["cards"] = cards_words(found["cards"].split())
+            return str(words) % found if found else str(words)
+    return text
 
 
 @dataclass(frozen=True)
@@ -51,47 +162,74 @@ class MoveLine:
     you_who: str = ""
 
 
+def _named(event: dict[str, Any], cut: str | None) -> tuple[CardFace | None, str]:
+    """The card an event names, as a face and in words."""
+    card = card_face(event.get("card"), cut)
+    return card, card.label if card is not None else gettext("a card")
+
+
 def _line(
-    event: dict[str, Any], version: int, name: Callable[[int], str], cut: str | None
+    event: dict[str, Any],
+    version: int,
+    name: Callable[[int], str],
+    cut: str | None,
+    *,
+    record: bool = False,
 ) -> MoveLine | None:
     kind = event.get("type")
     seat = event.get("seat")
     who = name(seat) if isinstance(seat, int) else ""
 
     def late(text: str) -> str:
-        return gettext("%(line)s (time ran out)") % {"line": text} if event.get("auto") else text
+        if not event.get("auto"):
+            return text
+        if record:
+            return gettext("%(line)s (played by the server)") % {"line": text}
+        return gettext("%(line)s (time ran out)") % {"line": text}
 
     if kind == "card_picked":
-        if event.get("source") == "open":
-            card = card_face(event.get("card"), cut)
-            label = card.label if card is not None else gettext("a card")
-            text = gettext("%(who)s took %(card)s from the open deck") % {
-                "who": who,
-                "card": label,
-            }
-            return MoveLine(version, seat, "pick_open", late(text), card)
-        # The closed deck's card is the picker's secret: never named.
+        opened = event.get("source") == "open"
+        if opened or record:  # the closed deck's card is the picker's secret (not support's)
+            card, label = _named(event, cut)
+            if opened:
+                words = gettext("%(who)s took %(card)s from the open deck")
+            else:
+                words = gettext("%(who)s took %(card)s from the closed deck")
+            text = words % {"who": who, "card": label}
+            return MoveLine(
+                version, seat, "pick_open" if opened else "pick_closed", late(text), card
+            )
         text = gettext("%(who)s picked from the closed deck") % {"who": who}
         return MoveLine(version, seat, "pick_closed", late(text))
     if kind == "card_discarded":
-        card = card_face(event.get("card"), cut)
-        label = card.label if card is not None else gettext("a card")
+        card, label = _named(event, cut)
         text = gettext("%(who)s discarded %(card)s") % {"who": who, "card": label}
         return MoveLine(version, seat, "discard", late(text), card)
     if kind == "dropped":
-        words = _DROP_WORDS.get(str(event.get("reason")), _DROP_WORDS["drop"])
+        drop = _DROP_WORDS.get(str(event.get("reason")), _DROP_WORDS["drop"])
         return MoveLine(
-            version, seat, "drop", str(words) % {"who": who, "score": event.get("score")}
+            version, seat, "drop", str(drop) % {"who": who, "score": event.get("score")}
         )
     if kind == "declared":
         if event.get("valid"):
             text = gettext("%(who)s declared a valid show") % {"who": who}
+        elif record:
+            text = gettext("%(who)s made a wrong show: %(reason)s") % {
+                "who": who,
+                "reason": verdict_words(event.get("reason")),
+            }
         else:
             text = gettext("%(who)s made a wrong show") % {"who": who}
         return MoveLine(version, seat, "declare", text)
     if kind == "meld_submitted":
         text = gettext("%(who)s submitted their groups") % {"who": who}
         return MoveLine(version, seat, "meld", text)
+    if kind == "turn_missed" and record:
+        text = gettext("%(who)s missed a turn (%(missed)s in a row)") % {
+            "who": who,
+            "missed": event.get("missed"),
+        }
+        return MoveLine(version, seat, "missed", text)
     if kind == "turn_missed":
         return MoveLine(version, seat, "missed", gettext("%(who)s missed a turn") % {"who": who})
     if kind == "extra_time_started":
@@ -130,7 +268,70 @@ def _line(
         else:
             text = gettext("%(who)s went out") % {"who": who}
         return MoveLine(version, seat, "out", text)
+    if record:
+        return _record_only_line(event, version, name, who)
     return None
+
+
+def _record_only_line(
+    event: dict[str, Any], version: int, name: Callable[[int], str], who: str
+) -> MoveLine:
+    """The events the felt leaves to its result sheets and offers, for the record."""
+    kind = str(event.get("type", ""))
+    seat = event.get("seat") if isinstance(event.get("seat"), int) else None
+    if kind == "deal_ended":
+        winner = event.get("winner")
+        values = {"number": event.get("number"), "reason": end_words(event.get("reason"))}
+        if isinstance(winner, int):
+            text = gettext("Deal %(number)s ended (%(reason)s): %(winner)s won") % {
+                **values,
+                "winner": name(winner),
+            }
+        else:
+            text = gettext("Deal %(number)s ended (%(reason)s) with no winner") % values
+        return MoveLine(version, None, kind, text)
+    if kind == "game_ended":
+        text = gettext("Game over (%(reason)s)") % {"reason": end_words(event.get("reason"))}
+        return MoveLine(version, None, kind, text)
+    if kind == "auto_drop_set":
+        if event.get("on"):
+            text = gettext("%(who)s set auto drop") % {"who": who}
+        else:
+            text = gettext("%(who)s cleared auto drop") % {"who": who}
+        return MoveLine(version, seat, kind, text)
+    if kind == "split_accepted":
+        return MoveLine(version, seat, kind, gettext("%(who)s accepted the split") % {"who": who})
+    if kind == "split_declined":
+        return MoveLine(version, seat, kind, gettext("%(who)s declined the split") % {"who": who})
+    others = {
+        "rejoin_offered": gettext_lazy("Rejoining is offered"),
+        "split_offered": gettext_lazy("A split of the prize is offered"),
+        "tie_breaker": gettext_lazy("A tie-breaker deal is due"),
+        "break_started": gettext_lazy("The break before the next deal began"),
+        "deal_due": gettext_lazy("The next deal is due"),
+        "points_settled": gettext_lazy("The points were settled"),
+        "hands_shown": gettext_lazy("The hands were shown"),
+        "connection_changed": gettext_lazy("A connection changed"),
+    }
+    words = others.get(kind)
+    if words is not None:
+        return MoveLine(version, seat, kind, str(words))
+    # an event this list does not know yet: by its code, and the player it is about
+    text = kind.replace("_", " ")
+    return MoveLine(version, seat, kind, f"{text}: {who}" if who else text)
+
+
+def record_line(
+    event: dict[str, Any], version: int, name: Callable[[int], str], cut: str | None
+) -> MoveLine:
+    """One logged event as the record says it (support's step-through): the felt's line with
+    every card named (a pick from the closed deck too), a turn the server played marked, and
+    a line for every other event."""
+    line = _line(event, version, name, cut, record=True)
+    if line is None:  # every kind has a record line; this keeps the type honest
+        kind = str(event.get("type", ""))
+        return MoveLine(version, None, kind, kind.replace("_", " "))
+    return line
 
 
 def _said_to_you(line: MoveLine | None) -> MoveLine | None:

@@ -5,6 +5,7 @@ engine's and the ledger's; this module puts them in words."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy
@@ -18,6 +19,7 @@ from tables.presenters.cards import (
     signed_money,
     sort_codes,
 )
+from tables.readmodel import GameView, TableRead
 
 __all__ = [
     "KIND_LABELS",
@@ -106,7 +108,7 @@ def split_finish(groups: list[list[str]], size: int) -> tuple[list[list[str]], s
     return [list(g) for g in groups], None
 
 
-def running_totals(view: dict[str, Any], variant: str) -> dict[int, Any]:
+def running_totals(view: Mapping[str, Any], variant: str) -> dict[int, Any]:
     """The running total per seat: chips in deals, the points of every deal in points (its
     players' ``total`` stays 0: money settles it), the pool or penalty total otherwise."""
     players = view.get("players", [])
@@ -121,32 +123,31 @@ def running_totals(view: dict[str, Any], variant: str) -> dict[int, Any]:
     return {p["seat"]: p.get("total") for p in players}
 
 
-def seat_money(data: dict[str, Any]) -> dict[int, dict[str, int]] | None:
+def seat_money(data: TableRead) -> dict[int, dict[str, int]] | None:
     """Once the pot is paid out: what each seat paid in (entries, rejoins, buy-in held), got
     back and won or lost (``net``), in minor units."""
-    settlement = data.get("settlement")
-    if not settlement:
+    settlement = data.settlement
+    if settlement is None:
         return None
-    payouts = settlement["payouts"]
     out: dict[int, dict[str, int]] = {}
-    for s in data["seats"]:
-        paid = int(s.get("entry_paid") or 0)
-        got = int(payouts.get(s["seat_no"], 0))
-        out[s["seat_no"]] = {"paid": paid, "received": got, "net": got - paid}
+    for s in data.seats:
+        paid = int(s.entry_paid or 0)
+        got = int(settlement.payouts.get(s.seat_no, 0))
+        out[s.seat_no] = {"paid": paid, "received": got, "net": got - paid}
     return out
 
 
 def drop_info(
-    view: dict[str, Any], rules: Any, my_seat: int | None, variant: str, currency: str
+    view: GameView, rules: Any, my_seat: int | None, variant: str, currency: str
 ) -> dict[str, Any] | None:
     """What dropping costs the viewer now, for the Drop and Auto drop buttons: a first drop on
     the player's first turn, a middle drop later (auto drop: at the player's next turn)."""
-    me = next((p for p in view.get("players", []) if p["seat"] == my_seat), None)
-    deal = view.get("deal") or {}
+    me = view.player(my_seat)
+    deal = view.deal
     if me is None or rules is None:
         return None
-    first_turn = int(me.get("turns") or 0) == 0
-    on_turn_picked = deal.get("turn") == my_seat and bool(deal.get("turn_picked"))
+    first_turn = me.turns == 0
+    on_turn_picked = deal is not None and deal.turn == my_seat and deal.turn_picked
     first_drop, middle_drop = rule(rules, "first_drop"), rule(rules, "middle_drop")
 
     def cost(first: bool) -> dict[str, Any]:
@@ -155,7 +156,7 @@ def drop_info(
         after = ""
         if variant in ("pool101", "pool201"):
             limit = rule(rules, "pool_limit", 101)
-            total = int(me.get("total") or 0) + points
+            total = (me.total or 0) + points
             after = (
                 gettext("Your total becomes %(total)s: at %(limit)s you are out of the game.")
                 if total >= limit
@@ -207,7 +208,7 @@ class ResultSheet:
     def __init__(
         self,
         *,
-        view: dict[str, Any],
+        view: Mapping[str, Any],
         rules: Any,
         variant: str,
         currency: str,
@@ -410,8 +411,8 @@ class ResultSheet:
 def present_result(
     result: dict[str, Any],
     *,
-    data: dict[str, Any],
-    view: dict[str, Any],
+    data: TableRead,
+    view: Mapping[str, Any],
     rules: Any,
     variant: str,
     currency: str,
@@ -424,8 +425,8 @@ def present_result(
     payouts = {p["seat"]: int(p["amount"]) for p in result.get("payouts", [])}
     prize_net = int((view.get("prize") or {}).get("net") or 0)
     fee = result.get("fee")
-    if money_by_seat is not None and data.get("settlement"):
-        fee = data["settlement"]["fee"]
+    if money_by_seat is not None and data.settlement is not None:
+        fee = data.settlement.fee
     prizes: list[dict[str, Any]] = []
     headline = ""
     order = [p["seat"] for p in view.get("players", [])]

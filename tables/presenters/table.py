@@ -2,16 +2,19 @@
 
 - ``present_felt``: the viewer-neutral *felt* (the seats by their seat numbers, the decks, the
   wild joker, what just happened, the open deck's history, the timers, the scores, the result
-  sheets), from the public view (``selectors.table_view_data`` with no viewer). It is rendered
+  sheets), from the public ``TableRead`` (``selectors.table_view_data`` with no viewer, the
+  typed read model of ``tables/readmodel.py``). It is rendered
   once per change and language and shared by every seat and spectator; the page turns the ring
   so that its viewer sits at the bottom and says "You" in the lines about its viewer.
 - ``present_seat``: one player's own *fragment* (the hand, the action bar with the drop cost,
-  the player's notices, the shoe commitment of a deal played), from that seat's view.
+  the player's notices, the shoe commitment of a deal played), from that seat's
+  ``TableRead``.
 
 Presentation only: no rule is decided here."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -44,6 +47,7 @@ from tables.presenters.results import (
     split_finish,
     wrong_show_reason,
 )
+from tables.readmodel import SeatRead, TableRead
 
 __all__ = ["present_felt", "present_seat", "seat_keys", "seat_slots"]
 
@@ -98,41 +102,41 @@ _DEADLINE_LABELS = {
 }
 
 
-def _stake_display(data: dict[str, Any], variant: str) -> str:
-    template = data["template"]
-    stake = data["stake"] or (template.point_value if variant == "points" else template.entry_fee)
+def _stake_display(data: TableRead, variant: str) -> str:
+    template = data.template
+    stake = data.stake or (template.point_value if variant == "points" else template.entry_fee)
     if variant == "points":
-        return gettext("%(amount)s buy-in") % {"amount": money(stake, data["currency"])}
-    return money(stake, data["currency"])
+        return gettext("%(amount)s buy-in") % {"amount": money(stake, data.currency)}
+    return money(stake, data.currency)
 
 
-def _names(data: dict[str, Any]) -> Any:
-    names = {s["seat_no"]: s for s in data["seats"]}
+def _names(data: TableRead) -> tuple[dict[int, SeatRead], Callable[[int], str]]:
+    names = {s.seat_no: s for s in data.seats}
 
     def name_of(seat: int) -> str:
         s = names.get(seat)
-        return str(s["name"]) if s is not None else gettext("Seat %(seat)s") % {"seat": seat}
+        return s.name if s is not None else gettext("Seat %(seat)s") % {"seat": seat}
 
     return names, name_of
 
 
-def _deadline(t: dict[str, Any], data: dict[str, Any], now: float) -> None:
-    view = data["view"]
-    if data["deadline"] is not None:
-        t["deadline"] = data["deadline"].timestamp()
-        t["deadline_kind"] = data["deadline_kind"]
+def _deadline(t: dict[str, Any], data: TableRead, now: float) -> None:
+    view = data.view
+    if data.deadline is not None:
+        t["deadline"] = data.deadline.timestamp()
+        t["deadline_kind"] = data.deadline_kind
         t["seconds_left"] = format_seconds_left(t["deadline"], now)
-    if view is not None and view.get("deadline") is not None:
+    if view is not None and view.deadline is not None:
         # The engine's own deadline (the turn, the meld window, the break), not a computer
         # player's think time.
-        t["deadline"] = view["deadline"]
-        t["deadline_kind"] = view.get("deadline_kind") or ""
+        t["deadline"] = view.deadline
+        t["deadline_kind"] = view.deadline_kind
         t["seconds_left"] = format_seconds_left(t["deadline"], now)
 
 
 def present_felt(
     *,
-    data: dict[str, Any],
+    data: TableRead,
     now: float,
     viewer_seat: int | None = None,
     online: dict[int, bool] | None = None,
@@ -142,111 +146,112 @@ def present_felt(
     ``viewer_seat`` only turns the ring for a page rendered whole for one player (the page
     turns a pushed felt itself); ``online`` overrides the seats' connection badges with the
     sockets open now (``presence``)."""
-    table = data["table"]
-    template = data["template"]
-    game = data["game"]
-    view = data["view"]
-    currency = data["currency"]
-    rules = data.get("rules")
-    variant = game.variant if game is not None else template.variant
+    template = data.template
+    view = data.view
+    currency = data.currency
+    rules = data.rules
+    variant = data.variant
     classic = variant == "classic"
     names, name_of = _names(data)
     t: dict[str, Any] = {
-        "table": table,
-        "game": game,
+        "table": data.table,
+        "game": data.game,
         "variant": variant,
         "variant_label": variant_label(variant),
         "stake_display": _stake_display(data, variant),
-        "version": data["version"],
+        "version": data.version,
         "is_pool": variant in ("pool101", "pool201"),
         "is_deals": variant == "deals",
         "is_classic": classic,
-        "view": view or {},
-        "seats_max": data["seats_max"],
+        "view": view,
+        "seats_max": data.seats_max,
         "seats_min": template.seats_min,
-        "join_open": data["join_open"],
+        "join_open": data.join_open,
         "grace_s": f"{float(settings.DEADLINE_GRACE_S):g}",
     }
     t["seats"] = [
-        {"seat": s["seat_no"], "name": s["name"], "is_bot": s["is_bot"]}
-        for s in data["seats"]
-        if not s["left"]
+        {"seat": s.seat_no, "name": s.name, "is_bot": s.is_bot} for s in data.seats if not s.left
     ]
     t["seated_count"] = len(t["seats"])
-    t["waiting"] = data["game_status"] in (None, "waiting")
+    t["waiting"] = data.waiting
     _deadline(t, data, now)
     kind = t.get("deadline_kind") or DeadlineKind.NONE
     t["deadline_label"] = str(_DEADLINE_LABELS.get(kind, ""))
     t["waiting_for_people"] = kind == DeadlineKind.FILL
     if classic and kind == DeadlineKind.BREAK:
         t["deadline_label"] = gettext("next hand in")
-    if view is not None and (view.get("deal") or {}).get("in_extra_time"):
+    deal = view.deal if view is not None else None
+    if deal is not None and deal.in_extra_time:
         t["deadline_label"] = gettext("extra time")
     if view is None:
         return t
-    t["deals_count"] = view.get("hands_count") if classic else view.get("deals_count")
-    prize = view.get("prize") or {}
+    raw = view.raw
+    t["deals_count"] = view.deals_count
+    prize = raw.get("prize") or {}
     if prize.get("net"):
         t["prize_display"] = money(prize["net"], currency)
-    deal = view.get("deal")
-    cut = deal.get("cut_joker") if deal else None
+    cut = deal.cut_joker if deal is not None else None
     t["deal"] = deal
     t["cut"] = card_face(cut) if cut else None
-    t["open_top"] = card_face(deal.get("open_top"), cut) if deal else None
-    turn = deal.get("turn") if deal else None
+    t["open_top"] = card_face(deal.open_top, cut) if deal is not None else None
+    turn = deal.turn if deal is not None else None
     # What just happened: the public lines of the newest moves (a push: its own change's),
     # each also said to the player it is about.
-    lines = move_lines(data.get("moves") or [], name_of, cut, said_to_subject=True)
+    lines = move_lines(data.moves, name_of, cut, said_to_subject=True)
     last = lines[-1] if lines else None
-    t["moves_partial"] = bool(data.get("moves_partial"))
+    t["moves_partial"] = data.moves_partial
     t["last_move"] = last
     # Marked on the page (a brief highlight, a sound) only when it made the version shown.
-    t["last_move_fresh"] = last is not None and last.version == data["version"]
+    t["last_move_fresh"] = last is not None and last.version == data.version
     t["discards"] = recent_discards(lines)
     t["recent_lines"] = list(reversed(lines))[:6]
-    slots = seat_slots([p["seat"] for p in view.get("players", [])], viewer_seat)
-    in_extra = bool((deal or {}).get("in_extra_time"))
+    slots = seat_slots([p.seat for p in view.players], viewer_seat)
+    in_extra = deal is not None and deal.in_extra_time
     turn_total = getattr(rules, "extra_time_s" if in_extra else "turn_s", None) or 30
-    players = []
+    players: list[dict[str, Any]] = []
     pool_or_classic = variant in ("pool101", "pool201", "classic")
-    for p in view.get("players", []):
-        seat = p["seat"]
-        bot = bool(names.get(seat) and names[seat]["is_bot"])
-        connected = p.get("connected", True)
+    for p in view.players:
+        seat = p.seat
+        bot = bool(names.get(seat) and names[seat].is_bot)
+        connected = p.connected
         if online is not None and not bot:
             connected = online.get(seat, False)
-        drops = p.get("drops_available")
+        drops = p.drops_available
         name = name_of(seat)
         players.append(
             {
-                **p,
+                "seat": seat,
+                "status": p.status,
+                "total": p.total,
+                "chips": p.chips,
+                "in_deal": p.in_deal,
+                "deal_status": p.deal_status,
+                "card_count": p.card_count,
+                "drops_available": drops,
                 "connected": connected,
                 "name": name,
                 "initial": name[:1].upper(),
                 # Worded here, once a seat, rather than by a template tag per seat and field.
-                "total_words": gettext("%(total)s pts") % {"total": p.get("total")}
+                "total_words": gettext("%(total)s pts") % {"total": p.total}
                 if pool_or_classic
                 else "",
-                "chips_words": gettext("%(chips)s chips") % {"chips": p.get("chips")}
+                "chips_words": gettext("%(chips)s chips") % {"chips": p.chips}
                 if variant == "deals"
                 else "",
-                "cards_words": gettext("%(cards)s cards") % {"cards": p.get("card_count")},
+                "cards_words": gettext("%(cards)s cards") % {"cards": p.card_count},
                 "drops_words": ngettext("%(drops)s drop", "%(drops)s drops", drops)
                 % {"drops": drops}
                 if drops is not None
                 else "",
-                "bank_words": gettext("+%(seconds)ss bank")
-                % {"seconds": round(float(p.get("extra_time") or 0))},
+                "bank_words": gettext("+%(seconds)ss bank") % {"seconds": round(p.extra_time)},
                 "is_bot": bot,
                 "is_me": seat == viewer_seat,
-                "is_turn": seat == turn and view.get("phase") == "turn",
+                "is_turn": seat == turn and view.phase == "turn",
                 "slot": slots.get(seat, "bottom"),
                 "just_moved": bool(t["last_move_fresh"] and last and last.seat == seat),
-                "extra_s": round(float(p.get("extra_time") or 0)),
-                "deal_status_label": str(
-                    _DEAL_STATUS_WORDS.get(str(p.get("deal_status") or ""), "")
-                ),
-                "status_label": str(_STATUS_WORDS.get(str(p.get("status")), p.get("status") or "")),
+                "extra_s": round(p.extra_time),
+                "deal_status_label": str(_DEAL_STATUS_WORDS.get(p.deal_status or "", "")),
+                "status_label": str(_STATUS_WORDS.get(p.status, p.status)),
             }
         )
     t["players"] = players
@@ -254,7 +259,7 @@ def present_felt(
     t["in_extra_time"] = in_extra
     t["turn_seat"] = next((p["seat"] for p in players if p["is_turn"]), None)
     t["turn_name"] = next((p["name"] for p in players if p["is_turn"]), "")
-    in_play = view.get("phase") in ("turn", "meld")
+    in_play = view.phase in ("turn", "meld")
     if classic:
         t["melds"] = [
             {
@@ -263,10 +268,10 @@ def present_felt(
                 "owner_name": name_of(m["owner"]),
                 "kind_label": classic_meld_label(m.get("kind")),
             }
-            for m in (deal or {}).get("melds", [])
+            for m in (deal.melds if deal is not None else ())
         ]
     else:
-        wrong = [p for p in players if p.get("deal_status") == "wrong_show"]
+        wrong = [p for p in players if p["deal_status"] == "wrong_show"]
         if wrong and in_play:
             t["wrong_show_seats"] = [p["seat"] for p in wrong]
             t["notice"] = ngettext(
@@ -277,13 +282,13 @@ def present_felt(
                 "names": names_and([p["name"] for p in wrong]),
                 "points": rule(rules, "wrong_show", 80),
             }
-    show = deal.get("show") if deal else None
+    show = deal.show if deal is not None else None
     if show:
         t["show"] = {"name": name_of(show["seat"]), "groups": groups_faces(show["groups"], cut)}
-    history = view.get("history") or []
+    history = raw.get("history") or []
     if history:
-        order = [p["seat"] for p in view.get("players", [])]
-        running = running_totals(view, variant)
+        order = [p.seat for p in view.players]
+        running = running_totals(raw, variant)
         t["scoreboard"] = {
             "number_label": gettext("Hand") if classic else gettext("Deal"),
             "names": [name_of(seat) for seat in order],
@@ -302,10 +307,10 @@ def present_felt(
             "totals_label": gettext("Chips") if variant == "deals" else gettext("Total"),
         }
     money_by_seat = seat_money(data)
-    last_deal = view.get("last_deal")
+    last_deal = raw.get("last_deal")
     if last_deal:
         sheet = ResultSheet(
-            view=view,
+            view=raw,
             rules=rules,
             variant=variant,
             currency=currency,
@@ -314,10 +319,10 @@ def present_felt(
             money_by_seat=money_by_seat,
         )
         t["last_deal"] = sheet.present(last_deal, cut)
-    rejoin = view.get("rejoin")
+    rejoin = raw.get("rejoin")
     if rejoin:
         t["rejoin"] = {**rejoin, "amount_display": money(rejoin.get("amount"), currency)}
-    split = view.get("split")
+    split = raw.get("split")
     if split:
         accepted = set(split.get("accepted") or [])
         t["split"] = {
@@ -331,12 +336,12 @@ def present_felt(
                 for a in split.get("amounts", [])
             ],
         }
-    result = view.get("result")
+    result = raw.get("result")
     if result:
         t["result"] = present_result(
             result,
             data=data,
-            view=view,
+            view=raw,
             rules=rules,
             variant=variant,
             currency=currency,
@@ -346,32 +351,29 @@ def present_felt(
     return t
 
 
-def present_seat(*, data: dict[str, Any], now: float) -> dict[str, Any]:
+def present_seat(*, data: TableRead, now: float) -> dict[str, Any]:
     """One player's own fragment, from that seat's view (``table_view_data(user=...)``): the
     hand with its groups and the live count, the actions allowed now (the drop's cost with
     them), the player's own notice, the shoe commitment, and leaving or joining."""
     from tables.rules.melds import classify_group
 
-    table = data["table"]
-    template = data["template"]
-    game = data["game"]
-    view = data["view"]
-    currency = data["currency"]
-    my_seat = data["my_seat"]
-    rules = data.get("rules")
-    variant = game.variant if game is not None else template.variant
+    table = data.table
+    view = data.view
+    my_seat = data.my_seat
+    rules = data.rules
+    variant = data.variant
     classic = variant == "classic"
     s: dict[str, Any] = {
         "table": table,
         "act_url": reverse("table_act", args=[table.pk]),  # once, for every action form
         "variant": variant,
         "is_classic": classic,
-        "version": data["version"],
-        "game_id": data["game_id"] if data["live"] else None,
+        "version": data.version,
+        "game_id": data.game_id if data.live else None,
         "my_seat": my_seat,
-        "allowed": set(data["allowed"]),
-        "waiting": data["game_status"] in (None, "waiting"),
-        "commitment": data.get("commitment"),
+        "allowed": set(data.allowed),
+        "waiting": data.waiting,
+        "commitment": data.commitment,
         "grace_s": f"{float(settings.DEADLINE_GRACE_S):g}",
         "leave_confirm": (
             gettext(
@@ -383,32 +385,35 @@ def present_seat(*, data: dict[str, Any], now: float) -> dict[str, Any]:
         ),
         "private_host": (
             table.is_private
-            and table.host_id == data["user_id"]
+            and table.host_id == data.user_id
             and my_seat is not None
-            and data["game_status"] in (None, "waiting")
+            and data.waiting
         ),
     }
-    if data["can_leave"]:
+    if data.can_leave:
         s["allowed"].add("leave")
     if view is None:
         return s
     _names_by_seat, name_of = _names(data)
-    deal = view.get("deal")
-    cut = deal.get("cut_joker") if deal else None
-    turn = deal.get("turn") if deal else None
-    s["my_turn"] = my_seat is not None and turn == my_seat and view.get("phase") == "turn"
-    if s["my_turn"] and view.get("deadline") is not None:
-        s["my_deadline"] = view["deadline"]
-    hand = view.get("hand")
+    deal = view.deal
+    cut = deal.cut_joker if deal is not None else None
+    turn = deal.turn if deal is not None else None
+    s["my_turn"] = my_seat is not None and turn == my_seat and view.phase == "turn"
+    if s["my_turn"] and view.deadline is not None:
+        s["my_deadline"] = view.deadline
+    hand = view.hand
     # While the deal is played a wrong show is told in a notice; after it, the sheet says why.
-    in_play = view.get("phase") in ("turn", "meld")
-    if hand and classic:
+    in_play = view.phase in ("turn", "meld")
+    if hand is not None and classic:
         s["hand"] = {
-            **hand,
-            "count": hand.get("points"),
+            "cards": hand.cards,
+            "picked": hand.picked,
+            "status": hand.status,
+            "auto_drop": hand.auto_drop,
+            "count": hand.count,
             "groups": [
                 {
-                    "cards": faces(sort_codes(hand.get("cards") or [])),
+                    "cards": faces(sort_codes(list(hand.cards))),
                     "kind": "hand",
                     "kind_label": "",
                     "valid": False,
@@ -423,15 +428,16 @@ def present_seat(*, data: dict[str, Any], now: float) -> dict[str, Any]:
                     % {"kind": classic_meld_label(m.get("kind")), "owner": name_of(m["owner"])},
                     "cards": " ".join(str(c) for c in m["cards"]),
                 }
-                for m in (deal or {}).get("melds", [])
+                for m in (deal.melds if deal is not None else ())
             ]
-    elif hand and cut:
+    elif hand is not None and cut:
         meld = meld_settings_of(rules)
         groups = []
-        picked = hand.get("picked")
-        for group in hand.get("groups") or []:
-            kind = classify_group(group, cut, settings=meld).value if len(group) >= 3 else "invalid"
-            cards = faces(group, cut)
+        picked = hand.picked
+        for group in hand.groups:
+            codes = list(group)
+            kind = classify_group(codes, cut, settings=meld).value if len(codes) >= 3 else "invalid"
+            cards = faces(codes, cut)
             for i, face in enumerate(cards):
                 if picked and face.code == picked:
                     cards[i] = replace(face, picked=True)  # the card just picked, marked once
@@ -444,9 +450,16 @@ def present_seat(*, data: dict[str, Any], now: float) -> dict[str, Any]:
                     "valid": kind != "invalid",
                 }
             )
-        s["hand"] = {**hand, "groups": groups}
-        if hand.get("status") == "wrong_show" and in_play:
-            declared, _finish = split_finish(hand.get("groups") or [], 14)
+        s["hand"] = {
+            "cards": hand.cards,
+            "picked": hand.picked,
+            "status": hand.status,
+            "auto_drop": hand.auto_drop,
+            "count": hand.count,
+            "groups": groups,
+        }
+        if hand.status == "wrong_show" and in_play:
+            declared, _finish = split_finish([list(g) for g in hand.groups], 14)
             s["notice"] = gettext(
                 "Your show was wrong: %(reason)s You score %(points)s points for this deal and "
                 "sit it out."
@@ -454,37 +467,36 @@ def present_seat(*, data: dict[str, Any], now: float) -> dict[str, Any]:
                 "reason": wrong_show_reason(declared, cut, meld),
                 "points": rule(rules, "wrong_show", 80),
             }
-    if deal and not classic:
-        s["drop"] = drop_info(view, rules, my_seat, variant, currency)
+    if deal is not None and not classic:
+        s["drop"] = drop_info(view, rules, my_seat, variant, data.currency)
     return s
 
 
-def seat_keys(data: dict[str, Any]) -> tuple[str, str]:
+def seat_keys(data: TableRead) -> tuple[str, str]:
     """What each part of a seat's fragment reads, as two strings (the hand and the actions with
-    the notices; the foot: the shoe commitment and leaving), from the seat's data before any
-    presenting: equal keys render equal parts. Every input ``present_seat`` reads is named here
-    (the version aside: the page fills it into the forms when they are sent)."""
-    view = data["view"] or {}
-    deal = view.get("deal") or {}
-    my_seat = data["my_seat"]
-    on_turn = my_seat is not None and deal.get("turn") == my_seat
-    me = next((p for p in view.get("players", []) if p.get("seat") == my_seat), None)
-    allowed = sorted(data["allowed"])
+    the notices; the foot: the shoe commitment and leaving), from the seat's ``TableRead``
+    before any presenting: equal keys render equal parts. Every input ``present_seat`` reads
+    is named here (the version aside: the page fills it into the forms when they are sent)."""
+    view = data.view
+    deal = view.deal if view is not None else None
+    my_seat = data.my_seat
+    on_turn = my_seat is not None and deal is not None and deal.turn == my_seat
+    allowed = sorted(data.allowed)
     main = (
-        data["game_status"],
+        data.game_status,
         my_seat,
-        data["can_leave"],
-        data["user_id"],
+        data.can_leave,
+        data.user_id,
         allowed,
-        view.get("phase"),
-        view.get("hand"),
-        me,
-        deal.get("number"),
-        deal.get("cut_joker"),
+        view.phase if view is not None else None,
+        view.hand if view is not None else None,
+        view.player(my_seat) if view is not None else None,
+        deal.number if deal is not None else None,
+        deal.cut_joker if deal is not None else None,
         on_turn,
-        deal.get("turn_picked") if on_turn else None,
-        view.get("deadline") if on_turn else None,
-        deal.get("melds") if "lay_off" in allowed else None,
+        deal.turn_picked if deal is not None and on_turn else None,
+        view.deadline if view is not None and on_turn else None,
+        deal.melds if deal is not None and "lay_off" in allowed else None,
     )
-    foot = (data.get("commitment"), my_seat, data["can_leave"])
+    foot = (data.commitment, my_seat, data.can_leave)
     return repr(main), repr(foot)

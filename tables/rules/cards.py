@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
-from .errors import InvalidCard
+from .errors import InvalidCard, Refusal
 
 SUITS: Final[tuple[str, ...]] = ("S", "H", "D", "C")
 RANK_CODES: Final[tuple[str, ...]] = (
@@ -54,7 +54,7 @@ class Card:
     def __post_init__(self) -> None:
         if self.rank == JOKER_RANK:
             if self.suit != "":
-                raise InvalidCard(f"{self.rank}{self.suit}", "a printed joker has no suit")
+                raise InvalidCard(f"{self.rank}{self.suit}", Refusal.NOT_A_CARD_JOKER_SUIT)
         elif not (ACE <= self.rank <= KING) or self.suit not in SUITS:
             raise InvalidCard(f"{self.rank}{self.suit}")
 
@@ -92,7 +92,7 @@ def parse_card(code: CardLike) -> Card:
     if isinstance(code, Card):
         return code
     if not isinstance(code, str):
-        raise InvalidCard(code, "expected a string")
+        raise InvalidCard(code, Refusal.NOT_A_CARD_TEXT)
     text = code.strip().upper()
     if text == JOKER_CODE:
         return PRINTED_JOKER

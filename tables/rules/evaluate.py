@@ -37,7 +37,7 @@ from typing import Final
 
 from .arrangement import _bits, build_groups
 from .cards import ACE, JOKER_RANK, Card, CardLike, parse_cards
-from .errors import RulesError
+from .errors import Refusal, RulesError
 from .melds import DECLARATION_SIZE, MAX_SEQUENCE, MeldSettings, wild_rank
 
 __all__ = ["DiscardChoice", "HandEvaluation", "best_discard", "evaluate_hand"]
@@ -598,7 +598,7 @@ def best_discard(
     """
     cards = parse_cards(hand)
     if not cards:
-        raise RulesError("an empty hand has nothing to discard")
+        raise RulesError(Refusal.EMPTY_HAND)
     chosen = settings or _DEFAULT_SETTINGS
     wild = wild_rank(cut_joker)
     solver = _Solver(cards, wild, chosen)

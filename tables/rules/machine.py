@@ -32,7 +32,7 @@ from typing import (
 )
 
 from .cards import Card, parse_card
-from .errors import InvalidMove, RulesError
+from .errors import InvalidMove, Refusal, RulesError
 
 __all__ = [
     "ActionRecord",
@@ -83,7 +83,9 @@ class Record:
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, RulesError):
                 raise
-            raise InvalidMove(f"malformed {cls.type} {cls.kind}: {exc}") from exc
+            raise InvalidMove(
+                Refusal.MALFORMED_RECORD, type=cls.type, kind=cls.kind, detail=str(exc)
+            ) from exc
 
 
 @dataclass(frozen=True)
@@ -102,7 +104,7 @@ class EventRecord(Record):
 
 class Registry(Generic[R]):
     """Record classes by type name. ``unknown(kind)`` builds the error for a type it does not
-    know (default: ``InvalidMove("unknown <kind> 'x'")``)."""
+    know (default: ``InvalidMove(Refusal.UNKNOWN_RECORD)``: "unknown <kind> 'x'")."""
 
     def __init__(
         self,
@@ -126,13 +128,13 @@ class Registry(Generic[R]):
         """Rebuild a record from its ``to_json()`` (or a form's values: card codes accepted).
         Raises ``InvalidMove`` (or ``InvalidCard``) for anything malformed."""
         if not isinstance(data, Mapping):
-            raise InvalidMove(f"an {self.kind} must be an object")
+            raise InvalidMove(Refusal.RECORD_NOT_OBJECT, kind=self.kind)
         name = data.get("type")
         cls = self.get(name)
         if cls is None:
             if self._unknown is not None:
                 raise self._unknown(name)
-            raise InvalidMove(f"unknown {self.kind} {name!r}")
+            raise InvalidMove(Refusal.UNKNOWN_RECORD, kind=self.kind, value=repr(name))
         return cls.from_fields({k: v for k, v in data.items() if k != "type"})
 
     @staticmethod
@@ -144,7 +146,7 @@ def handler_for(handlers: Mapping[type, H], action: object) -> H:
     """The handler registered for ``type(action)``; ``InvalidMove`` when there is none."""
     handler = handlers.get(type(action))
     if handler is None:
-        raise InvalidMove(f"unknown action {action!r}")
+        raise InvalidMove(Refusal.UNKNOWN_ACTION, value=repr(action))
     return handler
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .cards import ACE, JOKER_RANK, Card, CardLike, parse_card, parse_cards
-from .errors import InvalidSettings
+from .errors import InvalidSettings, Refusal
 
 __all__ = [
     "DECLARATION_SIZE",
@@ -64,9 +64,11 @@ class MeldSettings:
             or isinstance(self.largest_set, bool)
             or self.largest_set < MIN_MELD
         ):
-            raise InvalidSettings(f"largest_set must be an integer of at least {MIN_MELD}")
+            raise InvalidSettings(
+                Refusal.SETTING_INTEGER_AT_LEAST, name="largest_set", low=MIN_MELD
+            )
         if not isinstance(self.allow_joker_only_groups, bool):
-            raise InvalidSettings("allow_joker_only_groups must be true or false")
+            raise InvalidSettings(Refusal.SETTING_NOT_BOOL, name="allow_joker_only_groups")
 
 
 DEFAULT_SETTINGS: Final = MeldSettings()

@@ -2,9 +2,10 @@
 and the deal's stored shoe, every logged move is turned back into its engine action and
 applied at the clock it ran at.
 
-``manage.py verify_deal`` (an export), support's step-through (``deal_history``,
-``deal_replay``) and a player's deal review (``tables.history``) all replay through
-``replay_moves``, so what a player reviews is exactly what ``verify_deal`` checks.
+``manage.py verify_deal`` (an export), support's step-through
+(``tables.support.replay.deal_history``, the step list of ``selectors.deal_replay``) and a
+player's deal review (``tables.history``) all replay through ``replay_moves``, so what a player
+reviews is exactly what ``verify_deal`` checks.
 
     for step in replay_moves(engine, state_before, shoe, moves):
         step.move, step.state, step.events      # the move as logged, the state after it

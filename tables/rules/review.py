@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from .cards import Card, parse_card
-from .errors import RulesError
+from .errors import Refusal, RulesError
 from .evaluate import best_discard, evaluate_hand
 from .game.actions import parse_groups
 from .game.state import GameState, find_hand
@@ -211,7 +211,7 @@ def deal_review(
     for index, step in enumerate(replayed):
         previous, state = state, step.state
         if not isinstance(state, GameState):
-            raise RulesError("the review reads 13-card deals only")
+            raise RulesError(Refusal.REVIEW_THIRTEEN_ONLY)
         events = list(step.events)
         d = state.deal if state.deal is not None else previous.deal
         if d is None:

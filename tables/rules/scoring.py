@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from .errors import InvalidSettings, RulesError
+from .errors import InvalidSettings, Refusal, RulesError
 from .settings import GameSettings
 
 __all__ = [
@@ -52,7 +52,7 @@ def drop_score(settings: GameSettings, *, first: bool) -> int:
 def capped_count(count: int, settings: GameSettings) -> int:
     """A loser's count capped at the full count (80 by default)."""
     if count < 0:
-        raise RulesError("a count cannot be negative")
+        raise RulesError(Refusal.COUNT_NEGATIVE)
     return min(count, settings.full_count)
 
 
@@ -75,7 +75,7 @@ def deal_show_score(count: int, settings: GameSettings) -> int:
     ``deal_show_min`` or more (a lower count, e.g. 0, stays as it is); rule "flat": a flat score.
     """
     if count < 0:
-        raise RulesError("a count cannot be negative")
+        raise RulesError(Refusal.COUNT_NEGATIVE)
     if settings.deal_show_rule == "flat":
         return settings.deal_show_flat
     if count < settings.deal_show_min:
@@ -112,12 +112,12 @@ def add_pool_scores(
     """Add a deal's scores to the totals of the players in it; totals only grow."""
     unknown = set(added) - set(totals)
     if unknown:
-        raise RulesError(f"scores for seats without a total: {sorted(unknown)}")
+        raise RulesError(Refusal.SCORES_WITHOUT_TOTAL, names=tuple(map(str, sorted(unknown))))
     new = dict(totals)
     eliminated: list[int] = []
     for seat, points in added.items():
         if points < 0:
-            raise RulesError("a deal score cannot be negative")
+            raise RulesError(Refusal.DEAL_SCORE_NEGATIVE)
         new[seat] = totals[seat] + points
         if is_eliminated(new[seat], settings) and not is_eliminated(totals[seat], settings):
             eliminated.append(seat)
@@ -127,7 +127,7 @@ def add_pool_scores(
 def drops_available(total: int, settings: GameSettings) -> int:
     """⌊(limit - 1 - total) / first drop⌋, never below 0 (total 60 in 101 pool → 2)."""
     if settings.first_drop <= 0:
-        raise InvalidSettings("drops available needs a positive first_drop")
+        raise InvalidSettings(Refusal.FIRST_DROP_POSITIVE)
     return max(0, (settings.pool_limit - 1 - total) // settings.first_drop)
 
 
@@ -142,7 +142,7 @@ def rejoin_total(totals_in: Iterable[int]) -> int:
     """A rejoined player's new total: the highest total of the players still in, plus 1."""
     values = list(totals_in)
     if not values:
-        raise RulesError("a rejoin needs players still in")
+        raise RulesError(Refusal.REJOIN_NEEDS_PLAYERS)
     return max(values) + 1
 
 
@@ -200,9 +200,9 @@ def split_amounts(
     one each to the seats with more drops available first, then the lower seat number.
     """
     if prize < 0:
-        raise RulesError("a prize cannot be negative")
+        raise RulesError(Refusal.PRIZE_NEGATIVE)
     if not drops:
-        raise RulesError("a split needs at least one seat")
+        raise RulesError(Refusal.SPLIT_NEEDS_SEAT)
     if weighting == "drops_plus_one":
         weights = {seat: d + 1 for seat, d in drops.items()}
     elif weighting == "drops":
@@ -212,9 +212,9 @@ def split_amounts(
     elif weighting == "equal":
         weights = {seat: 1 for seat in drops}
     else:
-        raise InvalidSettings(f"unknown split weighting {weighting!r}")
+        raise InvalidSettings(Refusal.UNKNOWN_SPLIT_WEIGHTING, value=repr(weighting))
     if any(w < 0 for w in weights.values()):
-        raise RulesError("drops available cannot be negative")
+        raise RulesError(Refusal.DROPS_NEGATIVE)
     total_weight = sum(weights.values())
     amounts = {seat: prize * w // total_weight for seat, w in weights.items()}
     leftover = prize - sum(amounts.values())
@@ -239,14 +239,14 @@ class Prize:
 def platform_fee(gross: int, bps: int) -> int:
     """⌊gross x bps / 10000⌋, in minor units."""
     if gross < 0 or not 0 <= bps <= BPS_DENOMINATOR:
-        raise RulesError("platform fee needs a non-negative amount and 0..10000 basis points")
+        raise RulesError(Refusal.PLATFORM_FEE_RANGE)
     return gross * bps // BPS_DENOMINATOR
 
 
 def prize_pool(entry_fee: int, paid_entries: int, fee_bps: int) -> Prize:
     """Prize = entry fee x paid entries (rejoins included) - the platform fee on all of them."""
     if entry_fee < 0 or paid_entries < 0:
-        raise RulesError("entry fee and paid entries cannot be negative")
+        raise RulesError(Refusal.ENTRY_FEE_NEGATIVE)
     gross = entry_fee * paid_entries
     fee = platform_fee(gross, fee_bps)
     return Prize(gross, fee, gross - fee)
@@ -255,7 +255,7 @@ def prize_pool(entry_fee: int, paid_entries: int, fee_bps: int) -> Prize:
 def cancel_refunds(paid_entries: Mapping[int, int], entry_fee: int) -> dict[int, int]:
     """A cancelled game refunds every paid entry (rejoins included); no fee is kept."""
     if entry_fee < 0 or any(n < 0 for n in paid_entries.values()):
-        raise RulesError("entries cannot be negative")
+        raise RulesError(Refusal.ENTRIES_NEGATIVE)
     return {seat: n * entry_fee for seat, n in paid_entries.items()}
 
 
@@ -271,12 +271,12 @@ def deals_transfer(
     if winner is None:
         return new
     if winner not in new:
-        raise RulesError(f"seat {winner} has no chips")
+        raise RulesError(Refusal.SEAT_NO_CHIPS, seat=winner)
     for seat, lost in points.items():
         if seat == winner:
             continue
         if lost < 0:
-            raise RulesError("a deal score cannot be negative")
+            raise RulesError(Refusal.DEAL_SCORE_NEGATIVE)
         new[seat] -= lost
         new[winner] += lost
     return new
@@ -309,14 +309,14 @@ def points_settlement(
     if winner is None:
         return PointsSettlement({seat: 0 for seat in points}, 0)
     if winner not in points:
-        raise RulesError(f"the winner {winner} has no score")
+        raise RulesError(Refusal.WINNER_NO_SCORE, seat=winner)
     nets: dict[int, int] = {}
     gain = 0
     for seat, value in points.items():
         if seat == winner:
             continue
         if value < 0:
-            raise RulesError("a deal score cannot be negative")
+            raise RulesError(Refusal.DEAL_SCORE_NEGATIVE)
         nets[seat] = -value * settings.point_value
         gain += value * settings.point_value
     fee = platform_fee(gain, settings.platform_fee_bps)

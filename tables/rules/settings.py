@@ -13,10 +13,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from .errors import InvalidSettings
+from .errors import InvalidSettings, Refusal, RefusalParams
 from .melds import MeldSettings
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = [
     "DEAL_SHOW_RULES",
@@ -148,13 +151,15 @@ class GameSettings:
     def for_variant(cls, variant: str, /, **overrides: Any) -> GameSettings:
         """The rule book's table defaults for ``variant``, with ``overrides`` applied, validated."""
         if variant not in _VARIANT_DEFAULTS:
-            raise InvalidSettings(f"unknown variant {variant!r}; expected one of {VARIANTS}")
+            raise InvalidSettings(
+                Refusal.UNKNOWN_VARIANT, value=repr(variant), choices=tuple(VARIANTS)
+            )
         if "variant" in overrides:
-            raise InvalidSettings("give the variant as the first argument, not as an override")
+            raise InvalidSettings(Refusal.VARIANT_AS_OVERRIDE)
         names = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(overrides) - names)
         if unknown:
-            raise InvalidSettings(f"unknown settings: {', '.join(unknown)}")
+            raise InvalidSettings(Refusal.UNKNOWN_SETTINGS, names=tuple(unknown))
         values: dict[str, Any] = {**_VARIANT_DEFAULTS[variant], **overrides}
         if isinstance(values.get("meld"), Mapping):
             values["meld"] = _meld_from_json(values["meld"])
@@ -194,79 +199,126 @@ class GameSettings:
     def validate(self) -> None:
         """Raise ``InvalidSettings`` naming the first impossible value."""
         if self.variant not in VARIANTS:
-            raise InvalidSettings(f"unknown variant {self.variant!r}; expected one of {VARIANTS}")
+            raise InvalidSettings(
+                Refusal.UNKNOWN_VARIANT, value=repr(self.variant), choices=tuple(VARIANTS)
+            )
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             if f.type in ("int", int) and not _is_int(value):
-                raise InvalidSettings(f"{f.name} must be an integer, not {value!r}")
+                raise InvalidSettings(Refusal.SETTING_NOT_INTEGER, name=f.name, value=repr(value))
             if f.type in ("float", float) and not _is_number(value):
-                raise InvalidSettings(f"{f.name} must be a number, not {value!r}")
+                raise InvalidSettings(Refusal.SETTING_NOT_NUMBER, name=f.name, value=repr(value))
             if f.type in ("bool", bool) and not isinstance(value, bool):
-                raise InvalidSettings(f"{f.name} must be true or false, not {value!r}")
+                raise InvalidSettings(
+                    Refusal.SETTING_NOT_BOOL_VALUE, name=f.name, value=repr(value)
+                )
             if f.type in ("str", str) and not isinstance(value, str):
-                raise InvalidSettings(f"{f.name} must be a string, not {value!r}")
+                raise InvalidSettings(Refusal.SETTING_NOT_STRING, name=f.name, value=repr(value))
         if not isinstance(self.meld, MeldSettings):
-            raise InvalidSettings("meld must be a MeldSettings")
+            raise InvalidSettings(Refusal.MELD_NOT_SETTINGS)
 
-        def need(condition: bool, message: str) -> None:
+        def need(condition: bool, code: Refusal, /, **params: Unpack[RefusalParams]) -> None:
             if not condition:
-                raise InvalidSettings(message)
+                raise InvalidSettings(code, **params)
 
-        need(2 <= self.seats_min <= self.seats_max, "need 2 <= seats_min <= seats_max")
-        need(self.packs >= 1, "packs must be at least 1")
-        need(self.printed_jokers_per_pack >= 0, "printed_jokers_per_pack cannot be negative")
+        need(2 <= self.seats_min <= self.seats_max, Refusal.SEATS_MIN_MAX)
+        need(self.packs >= 1, Refusal.SETTING_AT_LEAST, name="packs", low=1)
+        need(
+            self.printed_jokers_per_pack >= 0,
+            Refusal.SETTING_NOT_NEGATIVE,
+            name="printed_jokers_per_pack",
+        )
         if self.variant in THIRTEEN_CARD_VARIANTS:
             # 13 cards each, one open card, one cut joker and at least one closed card.
             need(
                 self.seats_max * 13 + 3 <= self.shoe_size,
-                f"{self.packs} pack(s) cannot deal 13 cards to {self.seats_max} players",
+                Refusal.PACKS_TOO_FEW,
+                packs=self.packs,
+                players=self.seats_max,
             )
-        need(self.full_count >= 1, "full_count must be at least 1")
-        need(0 <= self.first_drop <= self.middle_drop, "need 0 <= first_drop <= middle_drop")
-        need(self.middle_drop <= self.full_count, "middle_drop cannot exceed full_count")
-        need(self.wrong_show >= 0, "wrong_show cannot be negative")
-        need(self.deal_show_rule in DEAL_SHOW_RULES, f"deal_show_rule: one of {DEAL_SHOW_RULES}")
+        need(self.full_count >= 1, Refusal.SETTING_AT_LEAST, name="full_count", low=1)
+        need(0 <= self.first_drop <= self.middle_drop, Refusal.DROPS_ORDER)
+        need(
+            self.middle_drop <= self.full_count,
+            Refusal.SETTING_NOT_ABOVE,
+            name="middle_drop",
+            other="full_count",
+        )
+        need(self.wrong_show >= 0, Refusal.SETTING_NOT_NEGATIVE, name="wrong_show")
+        need(
+            self.deal_show_rule in DEAL_SHOW_RULES,
+            Refusal.SETTING_ONE_OF,
+            name="deal_show_rule",
+            choices=tuple(DEAL_SHOW_RULES),
+        )
         need(
             0 <= self.deal_show_min <= self.deal_show_max,
-            "need 0 <= deal_show_min <= deal_show_max",
+            Refusal.DEAL_SHOW_ORDER,
         )
-        need(self.deal_show_flat >= 0, "deal_show_flat cannot be negative")
+        need(self.deal_show_flat >= 0, Refusal.SETTING_NOT_NEGATIVE, name="deal_show_flat")
         for name in ("turn_s", "meld_window_s", "rejoin_window_s", "split_window_s"):
-            need(getattr(self, name) > 0, f"{name} must be positive")
-        need(self.extra_time_s >= 0, "extra_time_s cannot be negative")
-        need(self.break_s >= 0, "break_s cannot be negative")
-        need(self.max_reshuffles >= 0, "max_reshuffles cannot be negative")
-        need(self.missed_turns_limit >= 1, "missed_turns_limit must be at least 1")
+            need(getattr(self, name) > 0, Refusal.SETTING_POSITIVE, name=name)
+        need(self.extra_time_s >= 0, Refusal.SETTING_NOT_NEGATIVE, name="extra_time_s")
+        need(self.break_s >= 0, Refusal.SETTING_NOT_NEGATIVE, name="break_s")
+        need(self.max_reshuffles >= 0, Refusal.SETTING_NOT_NEGATIVE, name="max_reshuffles")
+        need(
+            self.missed_turns_limit >= 1, Refusal.SETTING_AT_LEAST, name="missed_turns_limit", low=1
+        )
         need(
             self.disconnect_policy in DISCONNECT_POLICIES,
-            f"disconnect_policy: one of {DISCONNECT_POLICIES}",
+            Refusal.SETTING_ONE_OF,
+            name="disconnect_policy",
+            choices=tuple(DISCONNECT_POLICIES),
         )
-        need(self.entry_fee >= 0, "entry_fee cannot be negative")
-        need(self.point_value >= 0, "point_value cannot be negative")
-        need(self.points_buy_in_multiple >= 0, "points_buy_in_multiple cannot be negative")
-        need(0 <= self.platform_fee_bps <= 10000, "platform_fee_bps must be within 0..10000")
+        need(self.entry_fee >= 0, Refusal.SETTING_NOT_NEGATIVE, name="entry_fee")
+        need(self.point_value >= 0, Refusal.SETTING_NOT_NEGATIVE, name="point_value")
+        need(
+            self.points_buy_in_multiple >= 0,
+            Refusal.SETTING_NOT_NEGATIVE,
+            name="points_buy_in_multiple",
+        )
+        need(
+            0 <= self.platform_fee_bps <= 10000,
+            Refusal.SETTING_WITHIN,
+            name="platform_fee_bps",
+            low=0,
+            high=10000,
+        )
         if self.is_pool:
-            need(self.pool_limit > 1, "pool_limit must be above 1")
-            need(self.first_drop >= 1, "first_drop must be at least 1 in pool games")
+            need(self.pool_limit > 1, Refusal.SETTING_ABOVE, name="pool_limit", low=1)
+            need(self.first_drop >= 1, Refusal.POOL_FIRST_DROP)
             need(
                 0 <= self.rejoin_max_total < self.pool_limit - 1,
-                "rejoin_max_total must be below pool_limit - 1",
+                Refusal.REJOIN_MAX_BELOW,
             )
-            need(self.rejoins_per_player >= 0, "rejoins_per_player cannot be negative")
+            need(
+                self.rejoins_per_player >= 0,
+                Refusal.SETTING_NOT_NEGATIVE,
+                name="rejoins_per_player",
+            )
             need(
                 0 <= self.auto_split_min_total < self.pool_limit,
-                "auto_split_min_total must be below pool_limit",
+                Refusal.SETTING_BELOW,
+                name="auto_split_min_total",
+                other="pool_limit",
             )
             need(
                 self.split_weighting in SPLIT_WEIGHTINGS,
-                f"split_weighting: one of {SPLIT_WEIGHTINGS}",
+                Refusal.SETTING_ONE_OF,
+                name="split_weighting",
+                choices=tuple(SPLIT_WEIGHTINGS),
             )
         if self.is_deals:
             if self.tournament_table:
-                need(1 <= self.deals_count <= 6, "deals_count: 1 to 6 at a tournament table")
+                need(1 <= self.deals_count <= 6, Refusal.TOURNAMENT_DEALS_COUNT)
             else:
-                need(self.deals_count in DEALS_COUNTS, f"deals_count: one of {DEALS_COUNTS}")
-            need(self.chips_per_deal >= 1, "chips_per_deal must be at least 1")
+                need(
+                    self.deals_count in DEALS_COUNTS,
+                    Refusal.SETTING_ONE_OF,
+                    name="deals_count",
+                    choices=tuple(map(str, DEALS_COUNTS)),
+                )
+            need(self.chips_per_deal >= 1, Refusal.SETTING_AT_LEAST, name="chips_per_deal", low=1)
 
     # ----------------------------------------------------------------- JSON
 
@@ -286,7 +338,7 @@ class GameSettings:
         names = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(data) - names)
         if unknown:
-            raise InvalidSettings(f"unknown settings: {', '.join(unknown)}")
+            raise InvalidSettings(Refusal.UNKNOWN_SETTINGS, names=tuple(unknown))
         values = dict(data)
         if "meld" in values:
             values["meld"] = _meld_from_json(values["meld"])
@@ -299,9 +351,9 @@ def _meld_from_json(data: object) -> MeldSettings:
     if isinstance(data, MeldSettings):
         return data
     if not isinstance(data, Mapping):
-        raise InvalidSettings("meld settings must be an object")
+        raise InvalidSettings(Refusal.MELD_SETTINGS_OBJECT)
     names = {f.name for f in dataclasses.fields(MeldSettings)}
     unknown = sorted(set(data) - names)
     if unknown:
-        raise InvalidSettings(f"unknown meld settings: {', '.join(unknown)}")
+        raise InvalidSettings(Refusal.UNKNOWN_MELD_SETTINGS, names=tuple(unknown))
     return MeldSettings(**data)

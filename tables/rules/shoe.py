@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import PRINTED_JOKER, STANDARD_PACK, Card, CardLike, parse_card, parse_cards
-from .errors import InvalidShoe
+from .errors import InvalidShoe, Refusal
 from .settings import GameSettings
 
 __all__ = [
@@ -65,7 +65,7 @@ class Shoe:
         size = len(self.cards)
         for keys in self.reshuffle_keys:
             if sorted(keys) != list(range(size)):
-                raise InvalidShoe("each reshuffle key list must be a permutation of the shoe")
+                raise InvalidShoe(Refusal.RESHUFFLE_KEY_PERMUTATION)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -79,7 +79,7 @@ class Shoe:
             cards = tuple(parse_cards(data["cards"]))
             keys = tuple(tuple(int(k) for k in row) for row in data.get("reshuffle_keys", ()))
         except (KeyError, TypeError) as exc:
-            raise InvalidShoe(f"not a shoe: {exc}") from exc
+            raise InvalidShoe(Refusal.NOT_A_SHOE, detail=str(exc)) from exc
         return cls(cards, keys)
 
 
@@ -133,7 +133,7 @@ def new_shoe(settings: GameSettings, *, randbelow: RandBelow | None = None) -> S
 def toss(seats: Sequence[int], *, randbelow: RandBelow | None = None) -> int:
     """The seat that starts the first deal, drawn uniformly at random."""
     if not seats:
-        raise InvalidShoe("a toss needs at least one seat")
+        raise InvalidShoe(Refusal.TOSS_NEEDS_SEAT)
     return seats[(randbelow or secrets.randbelow)(len(seats))]
 
 
@@ -142,21 +142,24 @@ def check_shoe(shoe: Shoe, settings: GameSettings) -> None:
     enough reshuffle keys."""
     if Counter(shoe.cards) != Counter(build_cards(settings)):
         raise InvalidShoe(
-            f"the shoe must hold exactly {settings.packs} pack(s) of "
-            f"{52 + settings.printed_jokers_per_pack} cards"
+            Refusal.SHOE_PACKS,
+            packs=settings.packs,
+            count=52 + settings.printed_jokers_per_pack,
         )
     if len(shoe.reshuffle_keys) < settings.max_reshuffles:
-        raise InvalidShoe(f"the shoe needs {settings.max_reshuffles} reshuffle key lists")
+        raise InvalidShoe(Refusal.RESHUFFLE_KEYS_COUNT, count=settings.max_reshuffles)
 
 
 def deal(shoe: Shoe | Sequence[Card], n_players: int, hand_size: int = HAND_SIZE) -> DealtCards:
     """Deal ``shoe`` to ``n_players`` (see the module docstring for the exact order)."""
     cards = shoe.cards if isinstance(shoe, Shoe) else tuple(shoe)
     if n_players < 1 or hand_size < 1:
-        raise InvalidShoe("need at least one player and one card each")
+        raise InvalidShoe(Refusal.DEAL_NEEDS_PLAYERS)
     dealt = n_players * hand_size
     if len(cards) < dealt + 2:
-        raise InvalidShoe(f"{len(cards)} cards cannot deal {hand_size} to {n_players} players")
+        raise InvalidShoe(
+            Refusal.CARDS_CANNOT_DEAL, count=len(cards), hand_size=hand_size, players=n_players
+        )
     hands = tuple(tuple(cards[p:dealt:n_players]) for p in range(n_players))
     return DealtCards(hands, cards[dealt], cards[dealt + 1], tuple(cards[dealt + 2 :]))
 
@@ -171,7 +174,7 @@ def reshuffle(
         return (), ()
     under = list(open_deck[:-1])
     if len(under) > len(keys):
-        raise InvalidShoe("not enough reshuffle keys for the open deck")
+        raise InvalidShoe(Refusal.RESHUFFLE_KEYS_SHORT)
     order = sorted(range(len(under)), key=lambda i: keys[i])
     return tuple(under[i] for i in order), (open_deck[-1],)
 
@@ -191,7 +194,7 @@ def stacked_shoe(
     to the identity (the reshuffled cards keep their open-deck order, bottom first)."""
     parsed_hands = [parse_cards(hand) for hand in hands]
     if not parsed_hands or len({len(hand) for hand in parsed_hands}) != 1:
-        raise InvalidShoe("every hand must have the same number of cards")
+        raise InvalidShoe(Refusal.HANDS_SAME_SIZE)
     hand_size = len(parsed_hands[0])
     head: list[Card] = [
         parsed_hands[p][i] for i in range(hand_size) for p in range(len(parsed_hands))
@@ -201,7 +204,7 @@ def stacked_shoe(
     rest.subtract(head)
     missing = sorted({card.code for card, n in rest.items() if n < 0})
     if missing:
-        raise InvalidShoe(f"more copies than the packs hold: {', '.join(missing)}")
+        raise InvalidShoe(Refusal.TOO_MANY_COPIES, names=tuple(missing))
     tail = [card for card in build_cards(settings) if _take(rest, card)]
     cards = (*head, *tail)
     if reshuffle_keys is None:

@@ -13,7 +13,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Generic, TypeVar
 
-from .errors import RulesError
+from .errors import Refusal, RulesError
 
 P = TypeVar("P", bound=Hashable)
 
@@ -78,9 +78,9 @@ def settings_problems(
 def table_sizes(players: int, seats: int) -> list[int]:
     """t = ⌈n / S⌉ tables whose sizes differ by at most 1, the larger tables first."""
     if not SEATS_MIN <= seats <= SEATS_MAX:
-        raise TournamentError(f"seats per table must be {SEATS_MIN} to {SEATS_MAX}")
+        raise TournamentError(Refusal.TOURNAMENT_SEATS, low=SEATS_MIN, high=SEATS_MAX)
     if players < 1:
-        raise TournamentError("a round needs at least one player")
+        raise TournamentError(Refusal.ROUND_NEEDS_PLAYER)
     tables = -(-players // seats)
     base, larger = divmod(players, tables)
     return [base + 1] * larger + [base] * (tables - larger)
@@ -90,7 +90,7 @@ def seat_round(draw: Sequence[P], seats: int) -> list[list[P]]:
     """Seat the players in the order of the draw (a random permutation): the first table takes
     the first players of the draw, and so on."""
     if len(set(draw)) != len(draw):
-        raise TournamentError("the draw names a player twice")
+        raise TournamentError(Refusal.DRAW_TWICE)
     tables: list[list[P]] = []
     at = 0
     for size in table_sizes(len(draw), seats):
@@ -126,7 +126,7 @@ def round_plan(players: int, seats: int, qualifiers: int) -> list[list[int]]:
             return rounds
         through = sum(s if s <= qualifiers else qualifiers for s in sizes)
         if through >= n:
-            raise TournamentError("the field does not shrink")
+            raise TournamentError(Refusal.FIELD_DOES_NOT_SHRINK)
         n = through
 
 
@@ -162,7 +162,7 @@ def table_cut(
     """The top Q by chips go through. When the Q-th and the (Q+1)-th are equal, the players
     equal with them play a tie-breaker (its chips decide next, and so on)."""
     if qualifiers < 1:
-        raise TournamentError("a table sends at least one player through")
+        raise TournamentError(Refusal.TABLE_SENDS_ONE)
     ordered = sorted(chips, key=lambda p: _order_key(p, chips, tiebreaks), reverse=True)
     if len(ordered) <= qualifiers:
         return Cut(through=tuple(ordered), out=(), tied=())
@@ -223,7 +223,7 @@ def rank_field(
     for group in groups:
         for player, key in group:
             if player in seen:
-                raise TournamentError(f"player {player!r} is ranked twice")
+                raise TournamentError(Refusal.RANKED_TWICE, value=repr(player))
             seen.add(player)
             better = sum(1 for _, other in group if other > key)
             equal = sum(1 for _, other in group if other == key)
@@ -252,9 +252,9 @@ class Pool:
 def prize_pool(*, entries: int, entry_fee: int, fee_bps: int, guarantee: int = 0) -> Pool:
     """Entries x entry fee - ⌊fee % x entries x entry fee⌋; the house tops up to the guarantee."""
     if entries < 0 or entry_fee < 0 or guarantee < 0:
-        raise TournamentError("entries, entry fee and guarantee cannot be negative")
+        raise TournamentError(Refusal.POOL_INPUTS_NEGATIVE)
     if not 0 <= fee_bps <= FEE_BPS_MAX:
-        raise TournamentError("the fee is 0 to 100 % (0 to 10,000 basis points)")
+        raise TournamentError(Refusal.FEE_RANGE)
     gross = entries * entry_fee
     fee = gross * fee_bps // FEE_BPS_MAX
     net = gross - fee
@@ -267,7 +267,7 @@ def default_shares(players: int) -> tuple[int, ...]:
     for low, high, shares in DEFAULT_PRIZE_TABLE:
         if players >= low and (high is None or players <= high):
             return shares
-    raise TournamentError("a tournament has at least 2 players")
+    raise TournamentError(Refusal.TOURNAMENT_TWO_PLAYERS)
 
 
 def prize_table_problems(
@@ -313,9 +313,9 @@ def shares_for(
 def rank_amounts(pool: int, shares: Sequence[int]) -> list[int]:
     """What each paid rank gets: ⌊pool x share / 100⌋, rank 1 also the units left over."""
     if pool < 0:
-        raise TournamentError("the prize pool cannot be negative")
+        raise TournamentError(Refusal.PRIZE_POOL_NEGATIVE)
     if sum(shares) != 100 or any(s < 0 for s in shares):
-        raise TournamentError("prize shares must be at least 0 and add up to 100")
+        raise TournamentError(Refusal.PRIZE_SHARES)
     amounts = [pool * s // 100 for s in shares]
     amounts[0] += pool - sum(amounts)
     return amounts
@@ -341,7 +341,7 @@ def prizes(
     unpaid_ranks = set(range(1, len(amounts) + 1))
     for (first, last), players in groups.items():
         if len(players) != last - first + 1:
-            raise TournamentError(f"places {first}-{last} are shared by {len(players)} players")
+            raise TournamentError(Refusal.PLACES_SHARED, first=first, last=last, count=len(players))
         total = sum(amounts[i - 1] for i in range(first, last + 1) if i <= len(amounts))
         unpaid_ranks -= set(range(first, last + 1))
         each, left = divmod(total, len(players))

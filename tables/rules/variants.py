@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .errors import InvalidSettings
+from .errors import InvalidSettings, Refusal
 
 __all__ = [
     "Engine",
@@ -204,7 +204,7 @@ def engine_for(variant: str) -> GameEngine:
         factory = _BUILTIN.get(variant)
         if factory is None:
             raise InvalidSettings(
-                f"unknown variant {variant!r}; expected one of {registered_variants()}"
+                Refusal.UNKNOWN_VARIANT, value=repr(variant), choices=tuple(registered_variants())
             )
         engine = factory()
         _ENGINES[variant] = engine

@@ -29,8 +29,10 @@ Every public function is keyword-only and runs as one database transaction that
    refunds);
 5. on commit, pushes the new version to the table's sockets and schedules the timer.
 
-Errors meant for the player are ``ValueError`` subclasses: ``TableError`` (and its subclasses)
-from here, ``InvalidMove``/``InvalidCard`` from the engine. Either way nothing was changed.
+Errors meant for the player are ``ValueError`` subclasses with a code and params:
+``TableError`` (and its subclasses, a ``TableRefusal``) from here, ``InvalidMove``/``InvalidCard``
+(a ``tables.rules.errors.Refusal``) from the engine; ``tables.web.messages.refusal_text`` words
+either. Either way nothing was changed.
 """
 
 from tables.engines import PLAYER_ACTIONS, game_settings, game_state, template_settings
@@ -47,6 +49,7 @@ from tables.services.errors import (
     StaleAction,
     TableClosed,
     TableError,
+    TableRefusal,
     TimeRanOut,
 )
 from tables.services.limits import seats_per_player_max
@@ -94,6 +97,7 @@ __all__ = [
     "StaleAction",
     "TableClosed",
     "TableError",
+    "TableRefusal",
     "TimeRanOut",
     "TimerResult",
     "bot_choose",

@@ -16,14 +16,13 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from django.db.models import QuerySet
-from django.utils.translation import gettext as _
 
 from ledger.db import retry_on_conflict
 from tables.engines import engine_of, game_state
 from tables.models import LIVE_GAME_STATUSES, Deal, Game, Move, Seat, Table
 from tables.rules.errors import InvalidMove
 from tables.rules.game import PointsSettled
-from tables.services.errors import NotFound, NotSeated
+from tables.services.errors import NotFound, NotSeated, TableRefusal
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -175,11 +174,11 @@ class Ctx:
 
 def lock_table(table_id: Any) -> Table:
     if not isinstance(table_id, int) or isinstance(table_id, bool) or table_id <= 0:
-        raise NotFound(_("There is no such table."))
+        raise NotFound(TableRefusal.NO_SUCH_TABLE)
     try:
         return _tables_for_update().get(pk=table_id)
     except Table.DoesNotExist:
-        raise NotFound(_("There is no such table.")) from None
+        raise NotFound(TableRefusal.NO_SUCH_TABLE) from None
 
 
 def _tables_for_update() -> QuerySet[Table]:
@@ -215,16 +214,16 @@ def live_game_id(table: Table) -> int | None:
 def lock_game(game_id: Any, now: float) -> Ctx:
     """Lock a game's table, the game and its seats (in that order)."""
     if not isinstance(game_id, int) or isinstance(game_id, bool) or game_id <= 0:
-        raise NotFound(_("There is no such game."))
+        raise NotFound(TableRefusal.NO_SUCH_GAME)
     table = _tables_for_update().filter(games__pk=game_id).first()  # one query: found and locked
     if table is None:
-        raise NotFound(_("There is no such game."))
+        raise NotFound(TableRefusal.NO_SUCH_GAME)
     return lock_context(table=table, game_id=game_id, now=now)
 
 
 def check_user(user: User) -> None:
     if user is None or getattr(user, "is_anonymous", True) or getattr(user, "pk", None) is None:
-        raise NotSeated(_("Sign in to take a seat."))
+        raise NotSeated(TableRefusal.SIGN_IN_TO_SIT)
 
 
 def engine_action(ctx: Ctx, name: str, **values: Any) -> Any:

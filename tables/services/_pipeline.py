@@ -18,7 +18,6 @@ from typing import Any, TypeVar
 from celery import current_app
 from django.conf import settings as django_settings
 from django.db import transaction
-from django.utils.translation import gettext as _
 
 from tables.engines import game_state_remember, state_key
 from tables.events import UNKNOWN_DEAL, TableMoved, table_moved_publish
@@ -36,7 +35,7 @@ from tables.services._context import (
     record_move,
     to_dt,
 )
-from tables.services.errors import TableError
+from tables.services.errors import TableError, TableRefusal
 from tables.services.settlement import rejoin_paid, settle
 from tables.signals import push_observed
 
@@ -75,7 +74,7 @@ def apply_action(
     """Apply one engine action, record it as a move, and handle its events."""
     state = ctx.state
     if state is None:
-        raise TableError(_("The game has not started yet."))
+        raise TableError(TableRefusal.GAME_NOT_STARTED)
     transition = ctx.engine.apply(state, action, now=ctx.now)
     ctx.state = transition.state
     events = list(transition.events)
@@ -260,7 +259,7 @@ def begin_game(ctx: Ctx) -> None:
         seat.save(update_fields=["played"])
     toss = _context.game_toss(game=ctx.game, seats=seat_nos)
     if toss not in seat_nos:
-        raise TableError("the toss must pick a seated player")
+        raise TableError(TableRefusal.TOSS_NOT_SEATED)
     ctx.state = ctx.engine.new(settings=ctx.settings, seats=seat_nos, now=ctx.now, toss=toss)
     ctx.game.status = GameStatus.RUNNING
     ctx.game.started_at = to_dt(ctx.now)

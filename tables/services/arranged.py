@@ -20,7 +20,7 @@ from tables.services._context import (
     record_move,
 )
 from tables.services._pipeline import begin_game, save_game
-from tables.services.errors import TableError
+from tables.services.errors import TableError, TableRefusal
 
 
 def game_arranged(
@@ -38,14 +38,14 @@ def game_arranged(
     (one that has no live game) is given. Nobody pays anything: the game's stake is 0."""
     now = now_or_clock(now)
     if not 2 <= len(players) <= 6:
-        raise TableError("an arranged game seats 2 to 6 players")
+        raise TableError(TableRefusal.ARRANGED_SEATS)
     if len({getattr(user, "pk", None) for user, _ in players}) != len(players):
-        raise TableError("an arranged game seats each player once")
+        raise TableError(TableRefusal.ARRANGED_ONCE)
     base = template_settings(template)
     settings = dataclasses.replace(base, **dict(overrides))
     settings.validate()
     if settings.entry_fee or settings.point_value:
-        raise TableError("an arranged game takes no money")
+        raise TableError(TableRefusal.ARRANGED_NO_MONEY)
 
     def work() -> Game:
         nonlocal table

@@ -2,7 +2,7 @@
 
 * ``game_ended_listen(fn)``: ``fn(game)`` runs after the commit of the transaction in which a
   game finished or was cancelled (the tournament director wakes up when a table is done);
-* ``table_guard_register(fn)``: ``fn(table, action)`` returns a refusal (player words) or
+* ``table_guard_register(fn)``: ``fn(table, action)`` returns a refusal (a ``TableRefusal``) or
   ``None`` before a player joins (``"join"``) or leaves (``"leave"``) a table; a tournament's
   tables take nobody else and let nobody leave.
 
@@ -17,12 +17,12 @@ from typing import Any
 
 from django.db import transaction
 
-from tables.services.errors import ActionNotAllowed
+from tables.services.errors import ActionNotAllowed, TableRefusal
 
 logger = logging.getLogger(__name__)
 
 GameEndedListener = Callable[[Any], None]
-TableGuard = Callable[[Any, str], "str | None"]
+TableGuard = Callable[[Any, str], "TableRefusal | None"]
 
 _ENDED: list[GameEndedListener] = []
 _GUARDS: list[TableGuard] = []

@@ -15,10 +15,9 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
-from django.utils.translation import gettext as _
 
 from tables.models import LIVE_GAME_STATUSES, Seat, Table, TableTemplate
-from tables.services.errors import SeatUnavailable
+from tables.services.errors import SeatUnavailable, TableRefusal
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -69,13 +68,7 @@ def seat_limits_check(*, table: Table, user: User) -> None:
     player's lock (``player_lock``) and the template's."""
     seats = live_seats_of(user).exclude(table_id=table.pk)
     if seats.filter(table__template_id=table.template_id).exists():
-        raise SeatUnavailable(
-            _("You already sit at a %(name)s table: one seat per kind of table.")
-            % {"name": table.template.name}
-        )
+        raise SeatUnavailable(TableRefusal.ONE_SEAT_PER_KIND, name=table.template.name)
     limit = seats_per_player_max()
     if seats.values("table_id").distinct().count() >= limit:
-        raise SeatUnavailable(
-            _("You already play at %(limit)s tables, the most at once: leave one to sit here.")
-            % {"limit": limit}
-        )
+        raise SeatUnavailable(TableRefusal.TABLES_LIMIT, limit=limit)

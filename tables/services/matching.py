@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.db.models import Count, Max, Q
-from django.utils.translation import gettext as _
 
 from tables.models import (
     LIVE_GAME_STATUSES,
@@ -37,7 +36,14 @@ from tables.services._context import (
     to_dt,
 )
 from tables.services._pipeline import save_game
-from tables.services.errors import NotFound, NotSeated, SeatUnavailable, TableClosed, TableError
+from tables.services.errors import (
+    NotFound,
+    NotSeated,
+    SeatUnavailable,
+    TableClosed,
+    TableError,
+    TableRefusal,
+)
 from tables.services.limits import (
     live_seats_of,
     player_lock,
@@ -74,9 +80,9 @@ IDLE_CLOSE_S = 300.0
 def _locked_template(template: Any) -> TableTemplate:
     locked = template_lock(getattr(template, "pk", None))
     if locked is None:
-        raise NotFound(_("There is no such kind of table."))
+        raise NotFound(TableRefusal.NO_SUCH_TEMPLATE)
     if not locked.is_active:
-        raise TableClosed(_("%(name)s tables are not open now.") % {"name": locked.name})
+        raise TableClosed(TableRefusal.TEMPLATE_CLOSED, name=locked.name)
     return locked
 
 
@@ -140,11 +146,7 @@ def template_play_now(*, template: TableTemplate, user: User, now: float | None 
             if refusal is not None and not isinstance(refusal, SeatUnavailable):
                 raise refusal
             raise TableClosed(
-                _(
-                    "Every %(name)s table is playing (%(most)s at most at once): try again in a "
-                    "minute."
-                )
-                % {"name": locked.name, "most": locked.max_tables}
+                TableRefusal.ALL_TABLES_BUSY, name=locked.name, most=locked.max_tables
             )
         table = table_create(template=locked)
         seat = table_join(table=table, user=user, now=now)
@@ -211,18 +213,13 @@ def _new_code() -> str:
         code = "".join(secrets.choice(INVITE_ALPHABET) for _i in range(INVITE_LENGTH))
         if not Table.objects.filter(invite_code=code).exists():
             return code
-    raise TableError(_("Could not make an invite code: try again."))  # pragma: no cover
+    raise TableError(TableRefusal.INVITE_CODE_FAILED)  # pragma: no cover
 
 
 def _no_such_invite() -> NotFound:
     """The one answer to every wrong invite code or link, whatever it is: it tells a
     malformed code, a code of no table and one of a closed table apart from nothing."""
-    return NotFound(
-        _(
-            "That invite code or link does not open any table: check it with the friend who "
-            "sent it (a code has 6 letters and digits, e.g. K7QM2X)."
-        )
-    )
+    return NotFound(TableRefusal.NO_SUCH_INVITE)
 
 
 def normalise_code(raw: Any) -> str:
@@ -244,12 +241,9 @@ def table_private_create(*, template: TableTemplate, user: User, now: float | No
         player_lock(user)
         locked = _locked_template(template)
         if not locked.practice:
-            raise TableClosed(_("Private tables are practice tables: pick a practice game."))
+            raise TableClosed(TableRefusal.PRIVATE_PRACTICE_ONLY)
         if live_seats_of(user).filter(table__template=locked).exists():
-            raise SeatUnavailable(
-                _("You already sit at a %(name)s table: leave it to host your own.")
-                % {"name": locked.name}
-            )
+            raise SeatUnavailable(TableRefusal.ALREADY_SEATED_HOST, name=locked.name)
         seat_limits_check(table=Table(template=locked), user=user)
         code = _new_code()
         table = Table.objects.create(
@@ -312,15 +306,15 @@ def table_private_start(*, table: Table, user: User, now: float | None = None) -
         template_lock_for_table(getattr(table, "pk", None))
         locked = lock_table(getattr(table, "pk", None))
         if not locked.is_private or locked.host_id != user.pk:
-            raise NotSeated(_("Only the host starts a private table."))
+            raise NotSeated(TableRefusal.HOST_STARTS)
         game_id = live_game_id(locked)
         if game_id is None:
-            raise TableClosed(_("Nobody sits at this table yet."))
+            raise TableClosed(TableRefusal.NOBODY_SEATED)
         ctx = lock_context(table=locked, game_id=game_id, now=now)
         if ctx.game.status != GameStatus.WAITING:
-            raise TableClosed(_("The game has started already."))
+            raise TableClosed(TableRefusal.GAME_STARTED_ALREADY)
         if not bots_fill_and_begin(ctx):
-            raise TableClosed(_("Not enough players to start: wait for your friends."))
+            raise TableClosed(TableRefusal.NOT_ENOUGH_FRIENDS)
         save_game(ctx)
         return ctx.game
 

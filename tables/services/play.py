@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
-from django.utils.translation import gettext as _
 
 from tables.engines import OPTIONAL_FIELDS, PLAYER_ACTIONS
 from tables.models import Deal, Game, GameStatus, Seat
@@ -24,6 +23,7 @@ from tables.services.errors import (
     StaleAction,
     TableClosed,
     TableError,
+    TableRefusal,
     TimeRanOut,
 )
 from tables.services.seating import leave_game
@@ -40,11 +40,9 @@ def game_start(*, game: Game, now: float | None = None) -> Game:
 
     def body(ctx: Ctx) -> Game:
         if ctx.game.status != GameStatus.WAITING:
-            raise TableError(_("This game has already started."))
+            raise TableError(TableRefusal.GAME_STARTED)
         if len(ctx.active_seats()) < ctx.settings.seats_min:
-            raise TableError(
-                _("A game needs at least %(count)s players.") % {"count": ctx.settings.seats_min}
-            )
+            raise TableError(TableRefusal.GAME_NEEDS_PLAYERS, count=ctx.settings.seats_min)
         begin_game(ctx)
         return ctx.game
 
@@ -58,7 +56,7 @@ def deal_start(*, game: Game, now: float | None = None) -> Deal:
 
     def body(ctx: Ctx) -> Deal:
         if ctx.game.status != GameStatus.RUNNING or not ctx.engine.deal_due(ctx.state, now):
-            raise TableError(_("No deal is due now."))
+            raise TableError(TableRefusal.NO_DEAL_DUE)
         deal = deal_next(ctx)
         return deal
 
@@ -77,20 +75,18 @@ def _payload_check(*, action: Any, payload: Any) -> None:
     only reads the form's fields into values)."""
     keys = PLAYER_ACTIONS.get(action) if isinstance(action, str) else None
     if keys is None:
-        raise ActionNotAllowed(_("Unknown action %(action)s.") % {"action": repr(action)[:42]})
+        raise ActionNotAllowed(TableRefusal.UNKNOWN_ACTION, action=repr(action)[:42])
     if not isinstance(payload, Mapping):
-        raise ActionNotAllowed(_("Malformed %(action)s action.") % {"action": action})
+        raise ActionNotAllowed(TableRefusal.MALFORMED_ACTION, action=action)
     extra = set(payload) - keys
     if extra:
         raise ActionNotAllowed(
-            _("Unexpected fields for %(action)s: %(fields)s.")
-            % {"action": action, "fields": ", ".join(sorted(extra))}
+            TableRefusal.UNEXPECTED_FIELDS, action=action, fields=", ".join(sorted(extra))
         )
     missing = keys - set(payload) - OPTIONAL_FIELDS
     if missing:
         raise ActionNotAllowed(
-            _("Missing fields for %(action)s: %(fields)s.")
-            % {"action": action, "fields": ", ".join(sorted(missing))}
+            TableRefusal.MISSING_FIELDS, action=action, fields=", ".join(sorted(missing))
         )
 
 
@@ -123,7 +119,7 @@ def game_act(
 
     def act(ctx: Ctx, seen: int) -> Game:
         if table_id is not None and ctx.table.pk != table_id:
-            raise NotFound(_("There is no such game."))
+            raise NotFound(TableRefusal.NO_SUCH_GAME)
         if action not in INDEPENDENT_ACTIONS and ctx.game.version != seen:
             raise StaleAction(expected=expected_version, current=ctx.game.version)
         seat = _playing_seat(ctx, user)
@@ -147,15 +143,15 @@ def game_act(
 def check_request(*, user: User, expected_version: Any) -> None:
     check_user(user)
     if not isinstance(expected_version, int) or isinstance(expected_version, bool):
-        raise ActionNotAllowed(_("Missing or malformed game version."))
+        raise ActionNotAllowed(TableRefusal.BAD_VERSION)
 
 
 def _playing_seat(ctx: Ctx, user: User) -> Seat:
     if ctx.game.status != GameStatus.RUNNING:
-        raise TableClosed(_("This game is not being played."))
+        raise TableClosed(TableRefusal.GAME_NOT_PLAYED)
     seat = ctx.seat_of(user)
     if seat is None or not seat.played:
-        raise NotSeated(_("You are not playing in this game."))
+        raise NotSeated(TableRefusal.NOT_PLAYING)
     return seat
 
 
@@ -209,7 +205,7 @@ def deal_pick(
 ) -> Game:
     """Pick from the ``"closed"`` or the ``"open"`` deck."""
     if source not in ("closed", "open"):
-        raise ActionNotAllowed(_("Pick from the closed or the open deck."))
+        raise ActionNotAllowed(TableRefusal.PICK_SOURCE)
     return game_act(
         game_id=game_id,
         user=user,
@@ -260,11 +256,11 @@ def deal_sort(*, game_id: int, user: User, expected_version: int, now: float | N
     def act(ctx: Ctx, seen: int) -> Game:
         seat = _playing_seat(ctx, user)
         if ctx.engine.name == "classic":
-            raise ActionNotAllowed(_("Sorting is for the 13-card games."))
+            raise ActionNotAllowed(TableRefusal.SORT_THIRTEEN)
         view = ctx.engine.view(ctx.state, seat.seat_no)
         hand = view.get("hand") or {}
         if "arrange" not in view.get("allowed", ()) or not hand.get("cards"):
-            raise ActionNotAllowed(_("There is no hand to sort now."))
+            raise ActionNotAllowed(TableRefusal.NO_HAND_TO_SORT)
         meld = getattr(ctx.settings, "meld", None)
         best = evaluate_hand(hand["cards"], view["deal"]["cut_joker"], settings=meld)
         groups = [[c.code for c in g] for g in best.groups]
@@ -290,7 +286,7 @@ def game_rejoin(
 
 def _groups_payload(groups: Any) -> Any:
     if isinstance(groups, str) or not isinstance(groups, Iterable):
-        raise ActionNotAllowed(_("Groups must be a list of groups of card codes."))
+        raise ActionNotAllowed(TableRefusal.GROUPS_CODES)
     out: list[str | list[Any]] = []
     for group in groups:
         if isinstance(group, str):
@@ -298,5 +294,5 @@ def _groups_payload(groups: Any) -> Any:
         elif isinstance(group, Iterable):
             out.append(list(group))
         else:
-            raise ActionNotAllowed(_("Groups must be a list of groups of card codes."))
+            raise ActionNotAllowed(TableRefusal.GROUPS_CODES)
     return out

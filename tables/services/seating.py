@@ -7,7 +7,6 @@ import hmac
 from typing import TYPE_CHECKING, Any
 
 from django.utils import formats, timezone
-from django.utils.translation import gettext as _
 
 from accounts.selectors import self_exclusion_active
 from ledger.currencies import money_games_on
@@ -29,7 +28,7 @@ from tables.services._context import (
 )
 from tables.services._pipeline import apply_action, begin_game, continue_play, save_game
 from tables.services.bots import bot_users_ensure
-from tables.services.errors import NotSeated, SeatUnavailable, TableClosed
+from tables.services.errors import NotSeated, SeatUnavailable, TableClosed, TableRefusal
 from tables.services.limits import player_lock, seat_limits_check, template_lock_for_table
 from tables.services.settlement import entry_key, pot_hold, practice_chips_top_up, refund_entry
 
@@ -40,9 +39,9 @@ if TYPE_CHECKING:
 def table_create(*, template: TableTemplate, name: str = "") -> Table:
     """A new table from ``template`` (staff). No cash table while money games are off."""
     if not template.is_active:
-        raise TableClosed(_("%(name)s tables are not open now.") % {"name": template.name})
+        raise TableClosed(TableRefusal.TEMPLATE_CLOSED, name=template.name)
     if template.currency == "cash" and not money_games_on():
-        raise TableClosed(_("Money games are off on this site: cash tables cannot be opened."))
+        raise TableClosed(TableRefusal.CASH_OFF_OPEN)
     template_settings(template)  # refuse unplayable settings early
     table = Table.objects.create(template=template, name=name or template.name)
     if not name:
@@ -59,7 +58,7 @@ def _game_open(table: Table, now: float) -> int:
         return game_id
     template = table.template
     if not template.is_active:
-        raise TableClosed(_("This table does not take players now."))
+        raise TableClosed(TableRefusal.TABLE_NOT_TAKING)
     settings = template_settings(template)
     game = Game.objects.create(
         table=table,
@@ -76,23 +75,17 @@ def _check_seat_no(seat_no: Any) -> None:
     if seat_no is not None and (
         not isinstance(seat_no, int) or isinstance(seat_no, bool) or not 1 <= seat_no <= 6
     ):
-        raise SeatUnavailable(_("There is no such seat at this table."))
+        raise SeatUnavailable(TableRefusal.NO_SUCH_SEAT)
 
 
 def _cash_join_check(user: User) -> None:
     """Cash tables refuse everyone while money games are off, and a self-excluded player."""
     if not money_games_on():
-        raise TableClosed(_("Money games are off on this site: cash tables take no players."))
+        raise TableClosed(TableRefusal.CASH_OFF_JOIN)
     exclusion = self_exclusion_active(user=user)
     if exclusion is not None:
         until = formats.date_format(timezone.localtime(exclusion.ends_at), "DATETIME_FORMAT")
-        raise SeatUnavailable(
-            _(
-                "You have excluded yourself from money games until %(until)s: cash tables are "
-                "closed to you until then. Practice tables are open."
-            )
-            % {"until": until}
-        )
+        raise SeatUnavailable(TableRefusal.SELF_EXCLUDED, until=until)
 
 
 def _private_join_check(table: Table, user: User, invite: str | None) -> None:
@@ -105,9 +98,7 @@ def _private_join_check(table: Table, user: User, invite: str | None) -> None:
         return
     if Seat.objects.filter(table_id=table.pk, user_id=user.pk).exists():
         return
-    raise SeatUnavailable(
-        _("This is a private table: join it with the invite link or code its host shared.")
-    )
+    raise SeatUnavailable(TableRefusal.PRIVATE_TABLE)
 
 
 def table_join(
@@ -133,7 +124,7 @@ def table_join(
         template_lock_for_table(getattr(table, "pk", None))
         locked = lock_table(getattr(table, "pk", None))
         if locked.status == TableStatus.CLOSED:
-            raise TableClosed(_("This table is closed."))
+            raise TableClosed(TableRefusal.TABLE_IS_CLOSED)
         hooks.table_guard_check(locked, "join")
         if locked.template.currency == "cash":
             _cash_join_check(user)
@@ -144,9 +135,9 @@ def table_join(
         if locked.is_private:
             _private_join_check(locked, user, invite)
         if ctx.game.status != GameStatus.WAITING:
-            raise TableClosed(_("A game is being played at this table: join when it ends."))
+            raise TableClosed(TableRefusal.GAME_BEING_PLAYED)
         if BotProfile.objects.filter(user_id=user.pk).exists():
-            raise SeatUnavailable(_("Computer players sit only where the table puts them."))
+            raise SeatUnavailable(TableRefusal.BOTS_PLACED)
         seat_limits_check(table=locked, user=user)
         seat = _seat_take(ctx, user=user, seat_no=seat_no, is_bot=False)
         if bots_fill_at_once(locked):
@@ -163,13 +154,13 @@ def _seat_take(ctx: Ctx, *, user: User, seat_no: int | None, is_bot: bool) -> Se
     seats_max = int(ctx.settings.seats_max)
     taken = {s.seat_no for s in ctx.active_seats()}
     if len(taken) >= seats_max:
-        raise SeatUnavailable(_("This table is full."))
+        raise SeatUnavailable(TableRefusal.TABLE_FULL)
     if seat_no is None:
         seat_no = min(n for n in range(1, seats_max + 1) if n not in taken)
     elif seat_no > seats_max:
-        raise SeatUnavailable(_("This table has seats 1 to %(most)s.") % {"most": seats_max})
+        raise SeatUnavailable(TableRefusal.SEATS_RANGE, most=seats_max)
     elif seat_no in taken:
-        raise SeatUnavailable(_("Seat %(seat)s is taken.") % {"seat": seat_no})
+        raise SeatUnavailable(TableRefusal.SEAT_TAKEN, seat=seat_no)
     if ctx.table.template.practice and is_bot:
         practice_chips_top_up(ctx, user=user)
     seat = Seat.objects.create(
@@ -198,7 +189,7 @@ def table_leave(*, table: Table, user: User, now: float | None = None) -> None:
         ctx = lock_context(table=locked, game_id=game_id, now=now) if game_id else None
         seat = ctx.seat_of(user) if ctx is not None else None
         if ctx is None or seat is None:
-            raise NotSeated(_("You do not sit at this table."))
+            raise NotSeated(TableRefusal.NOT_AT_TABLE)
         if ctx.game.status == GameStatus.WAITING:
             _seat_release(ctx, seat)
             if locked.template.practice and not any(not s.is_bot for s in ctx.active_seats()):

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from django.utils.translation import gettext as _
-
 from ledger import selectors as ledger_selectors
 from ledger import services as ledger_services
 from ledger.currencies import format_amount
@@ -15,7 +13,7 @@ from ledger.errors import InsufficientFunds
 from tables.models import DeadlineKind, Game, GameStatus, Seat, TableStatus
 from tables.services import hooks
 from tables.services._context import Ctx, open_deal, to_dt
-from tables.services.errors import NotEnoughFunds, TableError
+from tables.services.errors import NotEnoughFunds, TableError, TableRefusal
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -64,28 +62,16 @@ def pot_hold(*, game: Game, user: User, amount: int, key: str, rejoin: bool = Fa
         fee = format_amount(amount, game.currency)
         have = exc.details.get("balance")
         balance = format_amount(have, game.currency) if isinstance(have, int) else None
+        known = balance is not None
         if rejoin:
-            message = (
-                _("Not enough balance: the rejoin fee is %(fee)s and your balance is %(have)s.")
-                if balance is not None
-                else _("Not enough balance: the rejoin fee is %(fee)s.")
-            )
+            code = TableRefusal.FUNDS_REJOIN_HAVE if known else TableRefusal.FUNDS_REJOIN
         elif game.variant == "points":
-            message = (
-                _("Not enough balance: the buy-in is %(fee)s and your balance is %(have)s.")
-                if balance is not None
-                else _("Not enough balance: the buy-in is %(fee)s.")
-            )
+            code = TableRefusal.FUNDS_BUY_IN_HAVE if known else TableRefusal.FUNDS_BUY_IN
         else:
-            message = (
-                _("Not enough balance: the entry fee is %(fee)s and your balance is %(have)s.")
-                if balance is not None
-                else _("Not enough balance: the entry fee is %(fee)s.")
-            )
-        message = message % {"fee": fee, "have": balance}
-        if game.currency == "practice":
-            message += " " + _("Free practice chips are in your wallet, once a day.")
-        raise NotEnoughFunds(message) from exc
+            code = TableRefusal.FUNDS_FEE_HAVE if known else TableRefusal.FUNDS_FEE
+        raise NotEnoughFunds(
+            code, fee=fee, have=balance, practice=game.currency == "practice"
+        ) from exc
 
 
 def rejoin_paid(ctx: Ctx, event: Any) -> None:
@@ -130,7 +116,7 @@ def settle(ctx: Ctx, event: Any) -> None:
     payouts: dict[int, int] = {}
     for seat_no, amount in payouts_by_seat.items():
         if amount < 0:
-            raise TableError(f"negative payout {amount} for seat {seat_no}")
+            raise TableError(TableRefusal.NEGATIVE_PAYOUT, amount=amount, seat=seat_no)
         if amount:
             user_id = seats[seat_no].user_id
             payouts[user_id] = payouts.get(user_id, 0) + amount

@@ -15,7 +15,7 @@ from tables.services._context import (
     record_move,
 )
 from tables.services._pipeline import game_write
-from tables.services.errors import TableError
+from tables.services.errors import TableError, TableRefusal
 from tables.services.settlement import cancel_key, finish
 
 if TYPE_CHECKING:
@@ -28,13 +28,13 @@ def game_cancel(*, game: Game, staff_user: User, reason: str, now: float | None 
     now = now_or_clock(now)
     reason = (reason or "").strip()
     if not reason:
-        raise TableError("Give a reason for cancelling the game.")
+        raise TableError(TableRefusal.CANCEL_REASON)
     if not getattr(staff_user, "is_staff", False):
-        raise TableError("Only staff may cancel a game.")
+        raise TableError(TableRefusal.STAFF_CANCELS)
 
     def body(ctx: Ctx) -> Game:
         if ctx.game.status not in LIVE_GAME_STATUSES:
-            raise TableError("Only a waiting or running game can be cancelled.")
+            raise TableError(TableRefusal.CANCEL_NOT_LIVE)
         ledger_services.pot_cancel_refund(
             pot_ref=ctx.game.pot_ref,
             currency=ctx.game.currency,
@@ -54,7 +54,7 @@ def table_close(*, table: Table, staff_user: User, reason: str = "") -> Table:
     """Close a table (staff): a waiting game is cancelled (entries refunded); a running game
     plays on to its end, after which the table takes nobody."""
     if not getattr(staff_user, "is_staff", False):
-        raise TableError("Only staff may close a table.")
+        raise TableError(TableRefusal.STAFF_CLOSES)
 
     def work() -> int | None:
         locked = lock_table(getattr(table, "pk", None))

@@ -1,12 +1,12 @@
 """Support's writes on deals: notes and the access log. Both are append-only; reading them is
-in ``tables.selectors`` (``deal_notes``, ``deal_accesses``)."""
+in ``tables.support.notes`` (``deal_notes``) and ``tables.support.access`` (``deal_accesses``)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 from tables.models import Deal, DealAccess, DealAccessKind, DealNote
-from tables.services.errors import TableError
+from tables.services.errors import TableError, TableRefusal
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -18,9 +18,9 @@ def deal_note_add(*, deal: Deal, author: Any, text: str) -> DealNote:
     """Add support's note to a deal (blank or over ``NOTE_MAX`` characters is refused)."""
     text = (text or "").strip()
     if not text:
-        raise TableError("Write the note first.")
+        raise TableError(TableRefusal.NOTE_EMPTY)
     if len(text) > NOTE_MAX:
-        raise TableError(f"A note has at most {NOTE_MAX} characters.")
+        raise TableError(TableRefusal.NOTE_TOO_LONG, count=NOTE_MAX)
     return DealNote.objects.create(deal=deal, author=author, text=text)
 
 

@@ -22,10 +22,10 @@ from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
-from django.template import Context, Engine
+from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from accounts.http import AuthenticatedHttpRequest
 from ledger.currencies import money_games_on
@@ -47,11 +47,23 @@ from tables.staff import admin_templates  # noqa: F401  (registers the templates
 REVIEW_PERMISSION = "accounts.review_deals"
 
 
+FIELDS = "admin/tables/fields/"
+"""The templates of the read-only fields' HTML (``templates/admin/tables/fields/``)."""
+
+
+class StaffMedia:
+    """The stylesheet of the JSON documents and the replay (``static/css/staff-admin.css``)."""
+
+    css = {"all": ("css/staff-admin.css",)}
+
+
+def _field(name: str, context: dict[str, Any]) -> SafeString:
+    """A read-only field's HTML, rendered by its template."""
+    return render_to_string(FIELDS + name, context)
+
+
 def _pretty(data: Any) -> SafeString:
-    return format_html(
-        '<pre style="white-space: pre-wrap; max-height: 30em; overflow: auto">{}</pre>',
-        json.dumps(data, indent=1, sort_keys=True, default=str),
-    )
+    return _field("json.html", {"text": json.dumps(data, indent=1, sort_keys=True, default=str)})
 
 
 # ----------------------------------------------------------------------------- templates
@@ -60,25 +72,6 @@ def _pretty(data: Any) -> SafeString:
 
 
 # ----------------------------------------------------------------------------- tables
-
-_REASON_PAGE = Engine.get_default().from_string(
-    """{% extends "admin/base_site.html" %}
-{% block content %}
-<h1>{{ title }}</h1>
-<p>{{ intro }}</p>
-<ul>{% for obj in objects %}<li>{{ obj }}</li>{% endfor %}</ul>
-<form method="post">{% csrf_token %}
-{% for obj in objects %}
-<input type="hidden" name="_selected_action" value="{{ obj.pk }}">
-{% endfor %}
-<input type="hidden" name="action" value="{{ action }}">
-<input type="hidden" name="confirm" value="yes">
-<p><label for="id_reason">Reason (kept with the game):</label><br>
-<textarea name="reason" id="id_reason" rows="3" cols="60" required></textarea></p>
-<p><input type="submit" value="{{ button }}"></p>
-</form>
-{% endblock %}"""
-)
 
 
 class ReasonForm(forms.Form):
@@ -101,8 +94,6 @@ def _ask_reason(
         if form.is_valid():
             return str(form.cleaned_data["reason"])
         modeladmin.message_user(request, "A reason is required.", messages.ERROR)
-    from django.middleware.csrf import get_token
-
     context = {
         **modeladmin.admin_site.each_context(request),
         "title": title,
@@ -110,10 +101,8 @@ def _ask_reason(
         "objects": objects,
         "action": action,
         "button": button,
-        "csrf_token": get_token(request),
-        "request": request,
     }
-    return HttpResponse(_REASON_PAGE.render(Context(context, autoescape=True)))
+    return render(request, "admin/tables/cancel_reason.html", context)
 
 
 def _cancel_games(
@@ -180,7 +169,7 @@ class TableAdmin(admin.ModelAdmin[Table]):
         if game is None:
             return "-"
         url = reverse("admin:tables_game_change", args=[game.pk])
-        return format_html('<a href="{}">{}</a>', url, game)
+        return _field("link.html", {"url": url, "text": game})
 
     @admin.action(description="Cancel the live game (refund every entry)")
     def cancel_live_game(self, request: AuthenticatedHttpRequest, queryset: QuerySet[Table]) -> Any:
@@ -274,24 +263,20 @@ class SeatInline(admin.TabularInline[Seat, Game]):
 def _ledger_table(game: Game) -> SafeString:
     from ledger.currencies import format_amount
 
-    rows = []
-    for tx in selectors.game_ledger(game=game):
-        legs = "; ".join(
-            f"{entry.account}: {format_amount(entry.amount, tx.currency)}"
-            for entry in tx.entries.all()
-        )
-        rows.append((tx.pk, tx.get_kind_display(), tx.idempotency_key, legs, tx.created_at))
-    if not rows:
-        return mark_safe("No ledger transaction.")
-    body = format_html_join(
-        "",
-        "<tr><td>#{}</td><td>{}</td><td><code>{}</code></td><td>{}</td><td>{}</td></tr>",
-        rows,
-    )
-    return format_html(
-        "<table><tr><th>tx</th><th>kind</th><th>key</th><th>entries</th><th>at</th></tr>{}</table>",
-        body,
-    )
+    rows = [
+        {
+            "pk": tx.pk,
+            "kind": tx.get_kind_display(),
+            "key": tx.idempotency_key,
+            "legs": "; ".join(
+                f"{entry.account}: {format_amount(entry.amount, tx.currency)}"
+                for entry in tx.entries.all()
+            ),
+            "created_at": tx.created_at,
+        }
+        for tx in selectors.game_ledger(game=game)
+    ]
+    return _field("ledger.html", {"rows": rows})
 
 
 @admin.register(Game)
@@ -302,6 +287,7 @@ class GameAdmin(SupportReadOnly):
     list_select_related = ("table",)
     inlines = (SeatInline,)
     actions = ("cancel_games",)
+    Media = StaffMedia
     fields = (
         "table",
         "variant",
@@ -337,10 +323,10 @@ class GameAdmin(SupportReadOnly):
     @admin.display(description="deals")
     def deals_list(self, obj: Game) -> SafeString:
         links = [
-            (reverse("admin:tables_deal_change", args=[d.pk]), f"deal {d.number}")
+            {"url": reverse("admin:tables_deal_change", args=[d.pk]), "text": f"deal {d.number}"}
             for d in obj.deals.order_by("number")
         ]
-        return format_html_join(" · ", '<a href="{}">{}</a>', links) or mark_safe("-")
+        return _field("links.html", {"links": links})
 
     @admin.display(description="result")
     def result_shown(self, obj: Game) -> SafeString:
@@ -390,6 +376,7 @@ class GameAdmin(SupportReadOnly):
 @admin.register(Deal)
 class DealAdmin(SupportReadOnly):
     list_display = ("id", "game", "number", "starter", "cut_joker", "started_at", "ended_at")
+    Media = StaffMedia
     search_fields = ("=game__id", "game__table__name", "game__seats__user__username")
     list_select_related = ("game",)
     fields = (
@@ -433,33 +420,21 @@ class DealAdmin(SupportReadOnly):
         try:
             steps = selectors.deal_replay(deal=obj)
         except ValueError as exc:
-            return format_html("<strong>The replay failed:</strong> {}", exc)
+            return _field("replay.html", {"error": exc})
         rows = [
-            (
-                step.version,
-                step.actor,
-                step.seat_no if step.seat_no is not None else "",
-                step.action,
-                json.dumps(step.payload, default=str),
-                ", ".join(str(e.get("type")) for e in step.events),
-                "yes" if step.matches_log else "NO",
-                json.dumps(step.state, indent=1, sort_keys=True, default=str),
-            )
+            {
+                "version": step.version,
+                "actor": step.actor,
+                "seat": step.seat_no if step.seat_no is not None else "",
+                "action": step.action,
+                "payload": json.dumps(step.payload, default=str),
+                "events": ", ".join(str(e.get("type")) for e in step.events),
+                "matches": "yes" if step.matches_log else "NO",
+                "state": json.dumps(step.state, indent=1, sort_keys=True, default=str),
+            }
             for step in steps
         ]
-        body = format_html_join(
-            "",
-            "<tr><td>v{}</td><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td>"
-            "<td>{}</td><td>{}</td><td><details><summary>state</summary>"
-            '<pre style="max-height: 25em; overflow: auto">{}</pre></details></td></tr>',
-            rows,
-        )
-        return format_html(
-            "<table><tr><th>version</th><th>actor</th><th>seat</th><th>action</th>"
-            "<th>payload</th><th>events</th><th>matches log</th><th>state after</th></tr>{}"
-            "</table>",
-            body,
-        )
+        return _field("replay.html", {"rows": rows})
 
 
 @admin.register(Move)

@@ -15,9 +15,9 @@ from django.db import models
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import path, reverse
-from django.utils.html import format_html
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from ledger.currencies import money_games_on
 from tables import services
@@ -283,18 +283,15 @@ class TableTemplateAdmin(admin.ModelAdmin[TableTemplate]):
         return f"{bps_to_percent(obj.platform_fee_bps)} %"
 
     @admin.display(description="settings a new game gets")
-    def effective_settings(self, obj: TableTemplate) -> SafeString:
+    def effective_settings(self, obj: TableTemplate) -> SafeString | str:
         if obj.pk is None:
-            return mark_safe("-")
+            return "-"
         try:
             settings = services.template_settings(obj).to_json()
         except ValueError as exc:
-            return format_html("<strong>Not playable:</strong> {}", exc)
+            return render_to_string("admin/tables/fields/settings.html", {"error": exc})
         rows = [(name, _words(value)) for name, value in sorted(settings.items())]
-        return format_html(
-            "<table>{}</table>",
-            mark_safe("".join(format_html("<tr><th>{}</th><td>{}</td></tr>", *r) for r in rows)),
-        )
+        return render_to_string("admin/tables/fields/settings.html", {"rows": rows})
 
     def formfield_for_choice_field(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
         if db_field.name == "currency" and not money_games_on():

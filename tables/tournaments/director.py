@@ -34,7 +34,7 @@ from django.utils import timezone
 from tables.engines import game_state
 from tables.models import Game, GameStatus
 from tables.rules import tournament as rules
-from tables.services import game_arranged
+from tables.services import TableRefusal, game_arranged
 from tables.services._context import in_transaction, now_or_clock, to_dt
 from tables.tournaments import services
 from tables.tournaments.models import (
@@ -211,7 +211,7 @@ def _start(tournament: Tournament, regs: list[Registration], at: datetime, now: 
     )
     gross = sum(r.entry_paid for r in regs)
     if gross != pool.gross:
-        raise services.TournamentRefused("the entries held do not match the entry fee")
+        raise services.TournamentRefused(TableRefusal.ENTRIES_MISMATCH)
     shares = rules.shares_for(len(regs), tournament.prize_rows())
     tournament.frozen = {
         "entries": len(regs),
@@ -242,7 +242,7 @@ def _round_open(tournament: Tournament, number: int, regs: list[Registration], n
     by_id = {r.pk: r for r in regs}
     draw = round_draw(tournament=tournament, number=number, registration_ids=sorted(by_id))
     if sorted(draw) != sorted(by_id):
-        raise services.TournamentRefused("the draw must seat every player once")
+        raise services.TournamentRefused(TableRefusal.DRAW_INCOMPLETE)
     final = rules.is_final(len(draw), seats)
     round_ = Round.objects.create(
         tournament=tournament, number=number, is_final=final, draw=draw, started_at=to_dt(now)
@@ -322,7 +322,7 @@ def _game_winner(round_game: RoundGame) -> int | None:
 def _running(tournament: Tournament, at: datetime, now: float) -> bool:
     round_ = tournament.rounds.order_by("-number").first()
     if round_ is None:  # pragma: no cover - a tournament starts with its first round
-        raise services.TournamentRefused("a running tournament without a round")
+        raise services.TournamentRefused(TableRefusal.NO_ROUND)
     if round_.status == RoundStatus.PLAYING:
         for table in round_.tables.filter(status=RoundStatus.PLAYING).order_by("number"):
             if _table_check(tournament, round_, table, now):

@@ -5,22 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext as _
-
-from tables.services import hooks
+from tables.services import TableRefusal, hooks
 
 
-def table_guard(table: Any, action: str) -> str | None:
+def table_guard(table: Any, action: str) -> TableRefusal | None:
     from tables.tournaments.models import RoundTable
 
     if not RoundTable.objects.filter(table_id=table.pk).exists():
         return None
     if action == "leave":
-        return _(
-            "There is no leaving a running tournament: while you are away your turns run out "
-            "and the server plays them."
-        )
-    return _("This is a tournament table: the tournament seats its players.")
+        return TableRefusal.TOURNAMENT_NO_LEAVING
+    return TableRefusal.TOURNAMENT_TABLE
 
 
 def _game_ended(game: Any) -> None:

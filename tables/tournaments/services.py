@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.utils import formats, timezone
-from django.utils.translation import gettext as _
 
 from accounts.selectors import self_exclusion_active
 from ledger import selectors as ledger_selectors
@@ -23,7 +22,7 @@ from ledger import services as ledger_services
 from ledger.currencies import format_amount, money_games_on
 from ledger.errors import InsufficientFunds
 from tables.models import BotProfile, GameStatus
-from tables.services import TableError, bot_users_ensure, game_cancel
+from tables.services import TableError, TableRefusal, bot_users_ensure, game_cancel
 from tables.services._context import in_transaction, now_or_clock, to_dt
 from tables.tournaments.models import (
     OPEN_STATUSES,
@@ -75,10 +74,10 @@ def practice_chips_key(*, tournament: Tournament, user: User) -> str:
 def tournament_lock(tournament_id: Any) -> Tournament:
     """Lock a tournament row (the first lock of every tournament write)."""
     if not isinstance(tournament_id, int) or isinstance(tournament_id, bool):
-        raise TournamentRefused(_("There is no such tournament."))
+        raise TournamentRefused(TableRefusal.NO_SUCH_TOURNAMENT)
     found = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
     if found is None:
-        raise TournamentRefused(_("There is no such tournament."))
+        raise TournamentRefused(TableRefusal.NO_SUCH_TOURNAMENT)
     return found
 
 
@@ -95,19 +94,11 @@ def _money_checks(tournament: Tournament, user: User) -> None:
     if tournament.practice:
         return
     if not money_games_on():
-        raise TournamentRefused(
-            _("Money games are off on this site: cash tournaments take no players.")
-        )
+        raise TournamentRefused(TableRefusal.CASH_OFF_TOURNAMENT)
     exclusion = self_exclusion_active(user=user)
     if exclusion is not None:
         until = formats.date_format(timezone.localtime(exclusion.ends_at), "DATETIME_FORMAT")
-        raise TournamentRefused(
-            _(
-                "You have excluded yourself from money games until %(until)s: cash tournaments "
-                "are closed to you until then. Practice tournaments are open."
-            )
-            % {"until": until}
-        )
+        raise TournamentRefused(TableRefusal.SELF_EXCLUDED_TOURNAMENT, until=until)
 
 
 def _hold_entry(tournament: Tournament, registration: Registration, user: User) -> None:
@@ -136,12 +127,12 @@ def _hold_entry(tournament: Tournament, registration: Registration, user: User) 
         fee = format_amount(amount, tournament.currency)
         balance = exc.details.get("balance")
         if isinstance(balance, int):
-            message = _(
-                "Not enough balance: the entry fee is %(fee)s and your balance is %(have)s."
-            ) % {"fee": fee, "have": format_amount(balance, tournament.currency)}
-        else:
-            message = _("Not enough balance: the entry fee is %(fee)s.") % {"fee": fee}
-        raise TournamentRefused(message) from exc
+            raise TournamentRefused(
+                TableRefusal.FUNDS_FEE_HAVE,
+                fee=fee,
+                have=format_amount(balance, tournament.currency),
+            ) from exc
+        raise TournamentRefused(TableRefusal.FUNDS_FEE, fee=fee) from exc
     registration.entry_paid = amount
     registration.save(update_fields=["entry_paid"])
 
@@ -154,9 +145,9 @@ def _register(tournament: Tournament, user: User, *, is_bot: bool) -> Registrati
     if Registration.objects.filter(
         tournament=tournament, user_id=user.pk, status=RegistrationStatus.REGISTERED
     ).exists():
-        raise TournamentRefused(_("You are already registered for this tournament."))
+        raise TournamentRefused(TableRefusal.ALREADY_REGISTERED)
     if len(registered(tournament)) >= tournament.players_max:
-        raise TournamentRefused(_("This tournament is full."))
+        raise TournamentRefused(TableRefusal.TOURNAMENT_FULL)
     registration = Registration.objects.create(
         tournament=tournament, user=user, is_bot=is_bot, registered_at=_now()
     )
@@ -170,16 +161,16 @@ def tournament_register(*, tournament: Tournament, user: User) -> Registration:
     self-excluded (cash), money games are off (cash) or the balance is short. A sit & go starts
     when its last place is taken."""
     if user is None or getattr(user, "is_anonymous", True) or getattr(user, "pk", None) is None:
-        raise TournamentRefused(_("Sign in to register."))
+        raise TournamentRefused(TableRefusal.SIGN_IN_TO_REGISTER)
 
     def work() -> Registration:
         locked = tournament_lock(getattr(tournament, "pk", None))
         if locked.status == TournamentStatus.ANNOUNCED:
-            raise TournamentRefused(_("Registration for this tournament is not open yet."))
+            raise TournamentRefused(TableRefusal.REGISTRATION_NOT_OPEN)
         if locked.status != TournamentStatus.REGISTERING:
-            raise TournamentRefused(_("Registration for this tournament is closed."))
+            raise TournamentRefused(TableRefusal.REGISTRATION_CLOSED)
         if BotProfile.objects.filter(user_id=user.pk).exists():
-            raise TournamentRefused(_("Computer players join only where the site puts them."))
+            raise TournamentRefused(TableRefusal.BOTS_TOURNAMENT)
         _money_checks(locked, user)
         registration = _register(locked, user, is_bot=False)
         _wake_after_commit(int(locked.pk))
@@ -191,7 +182,7 @@ def tournament_register(*, tournament: Tournament, user: User) -> Registration:
 def tournament_unregister(*, tournament: Tournament, user: User) -> Registration:
     """Take ``user`` out before the start: the entry fee is refunded in full."""
     if user is None or getattr(user, "is_anonymous", True):
-        raise TournamentRefused(_("Sign in to register."))
+        raise TournamentRefused(TableRefusal.SIGN_IN_TO_REGISTER)
 
     def work() -> Registration:
         locked = tournament_lock(getattr(tournament, "pk", None))
@@ -199,11 +190,9 @@ def tournament_unregister(*, tournament: Tournament, user: User) -> Registration
             tournament=locked, user_id=user.pk, status=RegistrationStatus.REGISTERED
         ).first()
         if registration is None:
-            raise TournamentRefused(_("You are not registered for this tournament."))
+            raise TournamentRefused(TableRefusal.NOT_REGISTERED)
         if locked.status not in OPEN_STATUSES:
-            raise TournamentRefused(
-                _("The tournament has started: there is no leaving a running tournament.")
-            )
+            raise TournamentRefused(TableRefusal.TOURNAMENT_STARTED)
         _refund(locked, registration, status=RegistrationStatus.UNREGISTERED)
         return registration
 
@@ -244,7 +233,7 @@ def tournament_cancel_locked(
     """Cancel a locked tournament: every running table of it cancelled, a guarantee top-up given
     back to the house, every entry refunded in full (no fee kept); the pot ends at 0."""
     if tournament.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
-        raise TournamentRefused(_("This tournament is over."))
+        raise TournamentRefused(TableRefusal.TOURNAMENT_OVER)
     from tables.tournaments.models import RoundGame
 
     for round_game in RoundGame.objects.filter(
@@ -291,16 +280,16 @@ def _system_staff() -> Any:
 
     user = get_user_model().objects.filter(is_staff=True, is_active=True).order_by("pk").first()
     if user is None:
-        raise TournamentRefused(_("No staff user to record on the cancelled tables."))
+        raise TournamentRefused(TableRefusal.NO_STAFF_USER)
     return user
 
 
 def tournament_cancel(*, tournament: Tournament, staff_user: User, reason: str) -> Tournament:
     """Staff cancel a tournament at any time before its end (see ``tournament_cancel_locked``)."""
     if not getattr(staff_user, "is_staff", False) or not getattr(staff_user, "is_active", False):
-        raise TournamentRefused(_("Only staff can cancel a tournament."))
+        raise TournamentRefused(TableRefusal.STAFF_CANCELS_TOURNAMENT)
     if not isinstance(reason, str) or not reason.strip():
-        raise TournamentRefused(_("Give a reason for cancelling."))
+        raise TournamentRefused(TableRefusal.TOURNAMENT_CANCEL_REASON)
 
     def work() -> Tournament:
         locked = tournament_lock(getattr(tournament, "pk", None))

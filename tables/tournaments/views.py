@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts.http import AuthenticatedHttpRequest
 from tables.tournaments import selectors, services
 from tables.tournaments.models import Tournament
-from tables.web.messages import refusal_words
+from tables.web.messages import refusal_text, refusal_words
 
 SUPPORT_PERMISSION = "accounts.review_deals"  # as the deal pages
 
@@ -42,7 +42,7 @@ def tournament_register(request: AuthenticatedHttpRequest, tournament_id: int) -
     try:
         services.tournament_register(tournament=tournament, user=request.user)
     except ValueError as exc:
-        messages.error(request, refusal_words(str(exc)))
+        messages.error(request, refusal_words(refusal_text(exc)))
     else:
         messages.success(request, _("You are registered. Your entry is held until the end."))
     return redirect("tournaments:detail", tournament_id=tournament.pk)
@@ -55,7 +55,7 @@ def tournament_unregister(request: AuthenticatedHttpRequest, tournament_id: int)
     try:
         services.tournament_unregister(tournament=tournament, user=request.user)
     except ValueError as exc:
-        messages.error(request, refusal_words(str(exc)))
+        messages.error(request, refusal_words(refusal_text(exc)))
     else:
         messages.success(request, _("You are no longer registered: your entry was refunded."))
     return redirect("tournaments:detail", tournament_id=tournament.pk)

@@ -25,7 +25,13 @@ _WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,18}", re.ASCII)
 
 
 class InputRefused(ValueError):
-    """Input that is malformed, too long or too deep; the message says which, in words."""
+    """Input that is malformed, too long or too deep; the message says which, in words, and
+    ``code`` says which for a caller that words it itself (``"too_long"``, ``"too_deep"``,
+    ``"unreadable"``, ``"not_whole"``, ``"not_money"``, ``"not_percent"``)."""
+
+    def __init__(self, message: str, *, code: str = "unreadable") -> None:
+        self.code = code
+        super().__init__(message)
 
 
 def json_depth(raw: str) -> int:
@@ -55,9 +61,11 @@ def parse_json(
 ) -> Any:
     """``raw`` parsed, or ``InputRefused`` if it is too long, nested too deep or not JSON."""
     if len(raw) > max_chars:
-        raise InputRefused(f"The {what} are too long (at most {max_chars} characters).")
+        raise InputRefused(
+            f"The {what} are too long (at most {max_chars} characters).", code="too_long"
+        )
     if json_depth(raw) > max_depth:
-        raise InputRefused(f"The {what} are nested too deeply.")
+        raise InputRefused(f"The {what} are nested too deeply.", code="too_deep")
     try:
         return json.loads(raw, parse_constant=_refuse_constant)
     except (ValueError, RecursionError) as exc:
@@ -73,7 +81,9 @@ def whole_number(raw: str, *, what: str) -> int:
     """A whole number written with ASCII digits (at most 18), or ``InputRefused``."""
     text = raw.strip()
     if not _WHOLE_NUMBER.fullmatch(text):
-        raise InputRefused(f"The {what} must be a whole number written with the digits 0-9.")
+        raise InputRefused(
+            f"The {what} must be a whole number written with the digits 0-9.", code="not_whole"
+        )
     return int(text)
 
 
@@ -152,14 +162,21 @@ def money_to_minor(raw: str, *, currency: str) -> int:
         if refused.problem == AmountProblem.TOO_PRECISE:
             if info.decimals == 0:
                 raise InputRefused(
-                    "Practice chips have no fractions: enter whole chips, e.g. 100."
+                    "Practice chips have no fractions: enter whole chips, e.g. 100.",
+                    code="not_money",
                 ) from refused
-            raise InputRefused(f"Enter at most {info.decimals} decimals, e.g. 25.50.") from refused
+            raise InputRefused(
+                f"Enter at most {info.decimals} decimals, e.g. 25.50.", code="not_money"
+            ) from refused
         if refused.problem == AmountProblem.TOO_LARGE:
             most = minor_to_money(MAX_TYPED_AMOUNT, currency=currency)
-            raise InputRefused(f"That amount is too large (at most {most}).") from refused
+            raise InputRefused(
+                f"That amount is too large (at most {most}).", code="not_money"
+            ) from refused
         unit = "rupees, e.g. 25.00" if info.decimals else "whole chips, e.g. 100"
-        raise InputRefused(f"Enter an amount in {unit}, with the digits 0-9.") from refused
+        raise InputRefused(
+            f"Enter an amount in {unit}, with the digits 0-9.", code="not_money"
+        ) from refused
 
 
 def minor_to_money(amount: int | None, *, currency: str) -> str:
@@ -177,7 +194,9 @@ def percent_to_bps(raw: str) -> int:
     """A percentage as typed ("10", "12.5", "10 %") as basis points (1000, 1250)."""
     text = str(raw).strip().removesuffix("%").strip()
     if not re.fullmatch(r"[0-9]{1,3}(\.[0-9]{1,2})?", text, re.ASCII):
-        raise InputRefused("Enter a percentage with the digits 0-9, e.g. 10 or 12.5.")
+        raise InputRefused(
+            "Enter a percentage with the digits 0-9, e.g. 10 or 12.5.", code="not_percent"
+        )
     whole, _, fraction = text.partition(".")
     return int(whole) * 100 + int(fraction.ljust(2, "0") or 0)
 

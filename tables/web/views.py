@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -25,7 +25,7 @@ from tables.live.realtime import seat_context
 from tables.models import LIVE_GAME_STATUSES, Game, Table, TableTemplate
 from tables.rules.errors import RulesError
 from tables.web import inputs
-from tables.web.messages import engine_words, refusal_words
+from tables.web.messages import refusal_text, refusal_words
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
@@ -88,9 +88,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 
 def _words(exc: Exception) -> str:
-    """A refusal in the player's language and words (the engine's English translated here)."""
-    text = engine_words(str(exc)) if isinstance(exc, RulesError) else str(exc)
-    return refusal_words(text)
+    """A refusal in the player's language and words (translated by its code)."""
+    return refusal_words(refusal_text(exc))
 
 
 def _refused(request: HttpRequest, exc: Exception) -> HttpResponse:
@@ -181,23 +180,29 @@ TABLE = "tables/table.html#table"
 SEAT = "tables/table.html#seat"
 
 
-def _viewer_context(request: HttpRequest, table: Table, *, error: str = "") -> dict[str, Any]:
+def _viewer_context(request: HttpRequest, table_id: int, *, error: str = "") -> dict[str, Any]:
     """The whole table for the viewer: the shared felt (turned for the viewer's seat) with the
-    viewer's own fragment in its places."""
-    public, mine = selectors.table_views(table=table, user=request.user)
+    viewer's own fragment in its places (404 for an unknown table)."""
+    try:
+        public, mine = selectors.table_views(table=table_id, user=request.user)
+    except Table.DoesNotExist as exc:
+        raise Http404 from exc
     now = time.time()
-    seated = {s["seat_no"]: s["user_id"] for s in public["seats"] if not s["is_bot"]}
-    counts = presence.open_counts(table_id=table.pk, user_ids=sorted(set(seated.values())))
+    seated = {s.seat_no: s.user_id for s in public.seats if not s.is_bot}
+    counts = presence.open_counts(table_id=table_id, user_ids=sorted(set(seated.values())))
     online = {seat: counts.get(uid, 0) > 0 for seat, uid in seated.items()}
-    if mine["my_seat"] is not None:
-        online[mine["my_seat"]] = True  # the viewer is here, whether the socket is up yet
-    felt = presenters.present_felt(data=public, now=now, viewer_seat=mine["my_seat"], online=online)
+    if mine.my_seat is not None:
+        online[mine.my_seat] = True  # the viewer is here, whether the socket is up yet
+    felt = presenters.present_felt(data=public, now=now, viewer_seat=mine.my_seat, online=online)
     return {"t": felt, "s": presenters.present_seat(data=mine, now=now), "error": error}
 
 
-def _seat_answer(request: HttpRequest, table: Table, *, error: str, status: int) -> HttpResponse:
+def _seat_answer(request: HttpRequest, table_id: int, *, error: str, status: int) -> HttpResponse:
     """The viewer's own fragment, its parts swapped out of band (an action's answer)."""
-    mine = selectors.table_for_viewer(table=table, user=request.user)
+    try:
+        mine = selectors.table_for_viewer(table=table_id, user=request.user)
+    except Table.DoesNotExist as exc:
+        raise Http404 from exc
     context = {**seat_context(mine, now=time.time(), error=error), "oob": True}
     # Only the parts, out of band, whatever the request asked to swap.
     return reswap(render(request, SEAT, context, status=status), "none")
@@ -205,21 +210,19 @@ def _seat_answer(request: HttpRequest, table: Table, *, error: str, status: int)
 
 @require_GET
 def table_detail(request: HtmxRequest, table_id: int) -> HttpResponse:
-    table = _table_or_404(table_id)
-    context = _viewer_context(request, table)
+    context = _viewer_context(request, table_id)
     if request.htmx:
         return render(request, TABLE, context)
     from tables.tournaments.selectors import tournament_for_table
 
-    context["tournament"] = tournament_for_table(table_id=table.pk)  # the way back to it
+    context["tournament"] = tournament_for_table(table_id=table_id)  # the way back to it
     return render(request, "tables/table.html", context)
 
 
 @require_GET
 def table_view(request: HttpRequest, table_id: int) -> HttpResponse:
     """The table partial alone: what a client re-fetches after a push or a reconnect."""
-    table = _table_or_404(table_id)
-    return render(request, TABLE, _viewer_context(request, table))
+    return render(request, TABLE, _viewer_context(request, table_id))
 
 
 @login_required
@@ -261,9 +264,9 @@ def _parse_groups(raw: str) -> list[list[str]]:
         groups = inputs.parse_json(raw, what="card groups", max_chars=MAX_FIELD_CHARS, max_depth=2)
     except inputs.InputRefused as exc:
         # inputs.py speaks of "the card groups" in English; the player reads it translated.
-        if "nested" in str(exc):
+        if exc.code == "too_deep":
             raise BadForm(_("The card groups are nested too deeply.")) from exc
-        if "too long" in str(exc):
+        if exc.code == "too_long":
             raise BadForm(
                 _("The card groups are too long (at most %(count)s characters).")
                 % {"count": MAX_FIELD_CHARS}
@@ -388,11 +391,8 @@ def table_act(request: SignedInHtmxRequest, table_id: int) -> HttpResponse:
     except services.StaleAction:
         error = _("The table moved on before your action arrived: here is the current table.")
         status = 409
-    except RulesError as exc:
-        error = engine_words(str(exc))  # the pure engine speaks English: translated here
-        status = 400
-    except (BadForm, services.TableError, ValueError) as exc:
-        error = str(exc)
+    except (RulesError, BadForm, services.TableError, ValueError) as exc:
+        error = refusal_text(exc)  # by its code: the pure engine speaks English
         status = 400
     if not request.htmx:
         if error:
@@ -401,10 +401,9 @@ def table_act(request: SignedInHtmxRequest, table_id: int) -> HttpResponse:
     whole = status == 409 or request.POST.get("action") == "leave"
     if not whole and not error and presence.open_count(table_id=table_id, user_id=request.user.pk):
         return HttpResponse(status=204)  # the push brings the mover's fragment to every tab
-    table = _table_or_404(table_id)
     if whole:
         # The page is behind (or the player left): the whole table, in place of the page's.
-        response = render(request, TABLE, _viewer_context(request, table, error=error))
+        response = render(request, TABLE, _viewer_context(request, table_id, error=error))
         response.status_code = status
         return reswap(retarget(response, "#table-root"), "outerHTML")
-    return _seat_answer(request, table, error=error, status=status)
+    return _seat_answer(request, table_id, error=error, status=status)

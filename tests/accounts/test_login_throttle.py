@@ -181,3 +181,26 @@ def test_an_overlong_username_is_refused_before_it_is_checked(client, url_name):
     assert response.status_code == 200
     assert "at most 150 characters" in response.content.decode()
     assert not AccessAttempt.objects.exists()
+
+
+def test_the_lockout_reads_in_the_players_language(client, player, password, settings):
+    """The lockout words are translated, with the pause in whole minutes (one: singular)."""
+    from datetime import timedelta
+
+    from django.utils import translation
+
+    from accounts.throttle import lockout_message
+
+    settings.AXES_COOLOFF_TIME = timedelta(minutes=1)
+    with translation.override("en"):
+        assert "paused for 1 minute." in lockout_message()
+    settings.AXES_COOLOFF_TIME = timedelta(minutes=15)
+    with translation.override("hi"):
+        hindi = lockout_message()
+    assert "15 मिनट" in hindi and "Too many" not in hindi
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        _login(client, player.username, WRONG)
+    client.cookies["django_language"] = "hi"
+    with translation.override("en"):  # the request's language ends with it
+        body = _login(client, player.username, password).content.decode()
+    assert "15 मिनट के लिए रोक दिया गया है" in body

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from tables.rules import Card, InvalidCard, RulesError, card_codes, parse_card, parse_cards
 from tables.rules.cards import JOKER_RANK, PRINTED_JOKER, RANK_CODES, STANDARD_PACK, SUITS
+from tables.rules.errors import Refusal
 
 
 @pytest.mark.parametrize(
@@ -45,7 +46,7 @@ def test_bad_codes_name_the_code(code: str) -> None:
     with pytest.raises(InvalidCard) as caught:
         parse_card(code)
     assert repr(code) in str(caught.value)
-    assert caught.value.code == code
+    assert caught.value.value == code and caught.value.code is Refusal.NOT_A_CARD
     assert isinstance(caught.value, RulesError)
     assert isinstance(caught.value, ValueError)
 

@@ -12,8 +12,9 @@ What the marking checks cover, honestly:
   raised exception, form ``label``/``help_text``/``error_messages`` or ``default_message`` is a
   bare string or f-string (``_()``/``gettext_lazy()`` with ``%(name)s`` placeholders instead).
   Internal invariants and provider-facing messages that no player sees are listed by name.
-- the pure engine's refusals (``tables/rules``, no Django): every message a player's move can
-  provoke has a pattern in ``tables/web/messages.py``.
+- refusals: every code of the pure engine (``tables.rules.errors.Refusal``) and of the tables'
+  services (``tables.services.TableRefusal``) has a marked sentence with a Hindi translation,
+  and renders with its params in both languages (``tables/web/messages.py``).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ PLAYER_MODULES = [
     "accounts/forms.py",
     "accounts/models.py",
     "accounts/services.py",
+    "accounts/throttle.py",
     "accounts/views.py",
     "ledger/errors.py",
     "ledger/forms.py",
@@ -65,6 +67,9 @@ PLAYER_MODULES = [
     "tables/services/play.py",
     "tables/services/seating.py",
     "tables/services/settlement.py",
+    # support's pages: staff read them in their own language too
+    "tables/support/presenters.py",
+    "tables/support/views.py",
 ]
 # Never shown to a player: invariants that mean a bug, and answers to a payment provider.
 NOT_PLAYER_FACING = {
@@ -267,77 +272,113 @@ def test_the_bare_string_check_finds_them():
     assert sorted(text for _line, text in _bare_strings(tree)) == ["Plain", "f'Seat {n} is taken'"]
 
 
-# --- the engine's refusals -------------------------------------------------------------------
-ENGINE_MODULES = [
-    "tables/rules/game/turns.py",
-    "tables/rules/game/deal_end.py",
-    "tables/rules/game/state.py",
-    "tables/rules/classic/turns.py",
-    "tables/rules/classic/melds.py",
-    "tables/rules/classic/state.py",
-]
-# Refusals of requests only the server makes (timers, dealing) or that a forged form causes.
-ENGINE_INTERNAL = (
-    "unknown timer",
-    "unknown run end",
-    "the shoe must be",
-    "a deal needs a reshuffle seed",
-    "the break is over: start the next hand with StartDeal",
-    "not a classic game state",
-    "corrupt classic game state",
-    "no seat to move to",
-    "not a game state",
-    "no player is left in the game",
-    "payouts and fee must add up",
-    "unknown meld kind",
-)
-_SAMPLES = {"card": "QH", "seat": "2", "meld": "3", "cards": "QH KH", "where": ""}
+# --- refusals, translated by their codes ----------------------------------------------------
+_CARD_SAMPLES = {"card": "QH", "cards": ("QH", "KH", "10S")}
 
 
-def _engine_samples() -> list[str]:
-    samples = []
-    for module in ENGINE_MODULES:
-        for node in ast.walk(ast.parse((ROOT / module).read_text())):
-            message = None
-            if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
-                if getattr(node.exc.func, "id", "") in ("InvalidMove", "RulesError"):
-                    message = node.exc.args[0] if node.exc.args else None
-            elif isinstance(node, ast.Call) and getattr(node.func, "id", "") == "require":
-                message = node.args[1] if len(node.args) > 1 else None
-            if isinstance(message, ast.Constant) and isinstance(message.value, str):
-                samples.append(message.value)
-            elif isinstance(message, ast.JoinedStr):
-                parts = []
-                for value in message.values:
-                    if isinstance(value, ast.Constant):
-                        parts.append(str(value.value))
-                    elif isinstance(value, ast.FormattedValue):
-                        source = ast.unparse(value.value)
-                        key = next((k for k in _SAMPLES if k in source), "seat")
-                        parts.append(_SAMPLES["cards" if "join" in source else key])
-                samples.append("".join(parts))
-    return sorted({s for s in samples if not s.startswith(ENGINE_INTERNAL)})
+def _catalogues():
+    from tables.rules.errors import Refusal
+    from tables.services.errors import TABLE_MESSAGES, TableRefusal
+    from tables.web.messages import ENGINE_MESSAGES
+
+    return [(Refusal, ENGINE_MESSAGES), (TableRefusal, TABLE_MESSAGES)]
 
 
-def test_every_engine_refusal_a_player_can_meet_has_a_translation():
-    from tables.web.messages import engine_words
+def test_every_refusal_code_has_an_english_sentence_and_a_hindi_translation():
+    from tables.rules.errors import ENGLISH, Refusal
 
-    samples = _engine_samples()
-    assert len(samples) > 30
-    with translation.override("hi"):
-        general = engine_words("something the catalogue does not know")
-        untranslated = [s for s in samples if engine_words(s) == general]
-    assert not untranslated, untranslated
+    assert set(ENGLISH) == set(Refusal)
+    hindi = {e.msgid: e.msgstr for e in _po().translated_entries() if not e.msgctxt}
+    for codes, catalogue in _catalogues():
+        assert set(catalogue) == set(codes), set(codes) ^ set(catalogue)
+        for code in codes:
+            msgid = catalogue[code]._args[0]
+            assert msgid.strip(), code
+            assert hindi.get(msgid, "").strip(), (code, msgid)
+
+
+def _engine_samples(code):
+    """The params the engine names ``code`` with, each with a sample value."""
+    import string
+
+    from tables.rules.errors import ENGLISH
+
+    names = {name for _text, name, _spec, _conv in string.Formatter().parse(ENGLISH[code]) if name}
+    samples = {"seat": 2, "count": 4, "meld": 3, "low": 2, "high": 6, "first": 2, "last": 3}
+    samples |= {"packs": 2, "players": 6, "hand_size": 13, "end": "low", "variant": "pool101"}
+    samples |= {"names": ("colour", "size"), "choices": ("drop", "auto_play"), "value": "'ZZ'"}
+    return {name: _CARD_SAMPLES.get(name, samples.get(name, f"<{name}>")) for name in sorted(names)}
+
+
+def _refusal_cases():
+    from tables.rules.errors import Refusal
+    from tables.services.errors import TableRefusal
+
+    cases = [pytest.param("engine", code, id=f"engine-{code}") for code in Refusal]
+    return cases + [pytest.param("table", code, id=f"table-{code}") for code in TableRefusal]
+
+
+@pytest.mark.parametrize("language", ["en", "hi"])
+@pytest.mark.parametrize(("kind", "code"), _refusal_cases())
+def test_every_refusal_renders_with_its_params_in_both_languages(kind, code, language):
+    from tables.rules.errors import RulesError
+    from tables.services.errors import TABLE_MESSAGES, TableError
+    from tables.web.messages import ENGINE_MESSAGES, refusal_text, refusal_words
+
+    if kind == "engine":
+        params = _engine_samples(code)
+        exc = RulesError(code, **params)
+        msgid = ENGINE_MESSAGES[code]._args[0]
+    else:
+        msgid = TABLE_MESSAGES[code]._args[0]
+        params = {name: f"<{name}>" for name in re.findall(r"%\(([a-z_]+)\)s", msgid)}
+        exc = TableError(code, **params)
+    with translation.override(language):
+        text = refusal_words(refusal_text(exc))
+        wanted = translation.gettext(msgid)
+    assert text and "%(" not in text and "{" not in text, text
+    assert text[-1] in ".।", text
+    if language == "hi":
+        assert wanted != msgid, "no Hindi for " + msgid
+    for name in re.findall(r"%\(([a-z_]+)\)s", wanted):
+        value = params[name]
+        if name == "card":
+            assert "Q♥" in text
+        elif name == "cards":
+            assert "Q♥ K♥ 10♠" in text
+        elif name == "variant":
+            assert "pool101" not in text
+        elif isinstance(value, tuple):
+            assert ", ".join(value) in text
+        else:
+            assert str(value) in text, (name, text)
 
 
 def test_engine_refusals_read_in_hindi_with_the_card():
-    from tables.web.messages import engine_words, refusal_words
+    from tables.rules.errors import InvalidMove, Refusal
+    from tables.web.messages import refusal_text, refusal_words
 
+    not_held = InvalidMove(Refusal.NOT_HELD, card="QH")
+    not_turn = InvalidMove(Refusal.NOT_SEATS_TURN, seat=2)
+    assert str(not_held) == "you do not hold QH"
+    assert str(not_turn) == "it is not seat 2's turn"
     with translation.override("hi"):
-        assert refusal_words(engine_words("you do not hold QH")) == "आपके पास Q♥ नहीं है।"
-        assert refusal_words(engine_words("it is not seat 2's turn")) == "अभी आपकी बारी नहीं है।"
+        assert refusal_words(refusal_text(not_held)) == "आपके पास Q♥ नहीं है।"
+        assert refusal_words(refusal_text(not_turn)) == "अभी आपकी बारी नहीं है।"
     with translation.override("en"):
-        assert refusal_words(engine_words("it is not seat 2's turn")) == "It is not your turn."
+        assert refusal_words(refusal_text(not_turn)) == "It is not your turn."
+        assert refusal_words(refusal_text(not_held)) == "You do not hold Q♥."
+
+
+def test_table_refusals_are_worded_when_shown_in_the_language_then_active():
+    from tables.services.errors import SeatUnavailable, TableRefusal
+
+    taken = SeatUnavailable(TableRefusal.SEAT_TAKEN, seat=3)
+    with translation.override("en"):
+        assert str(taken) == "Seat 3 is taken."
+    with translation.override("hi"):
+        assert str(taken) == translation.gettext("Seat %(seat)s is taken.") % {"seat": 3}
+        assert str(taken) != "Seat 3 is taken."
 
 
 # --- amounts -----------------------------------------------------------------------------------

@@ -35,6 +35,7 @@ from tables_testkit import Clock, TableDriver, balance, with_welcome_chips
 from ledger import selectors as ledger_selectors
 from tables import selectors, services
 from tables.models import Deal, Game, GameStatus, Move, TableTemplate
+from tables.readmodel import TableRead
 from tables.reconcile import register as register_game_checks
 from tables.rules import classic
 from tables.rules.cards import parse_cards
@@ -393,26 +394,29 @@ def test_views_show_table_melds_to_all_and_hands_only_to_their_owners(
         {"id": 1, "kind": "run", "cards": ["6H", "7H", "8H", "9H"], "owner": 1},
         {"id": 2, "kind": "set", "cards": ["KS", "KD", "KC"], "owner": 1},
     ]
-    seen: dict[int | None, dict[str, Any]] = {}
+    seen: dict[int | None, TableRead] = {}
     for seat, user in [*t.users.items(), (None, AnonymousUser())]:
         page = selectors.table_for_viewer(table=t.table, user=user)
-        assert page["game_id"] == game.pk and page["version"] == game.version
-        assert page["my_seat"] == seat
-        view = page["view"]
+        assert page.game_id == game.pk and page.version == game.version
+        assert page.my_seat == seat
+        assert page.view is not None and page.view.deal is not None
+        view = page.view.raw  # the engine's whole view for this viewer, as presented
         seen[seat] = page
         # Table melds are public: every viewer, the spectator too, sees the same melds.
         assert view["deal"]["melds"] == table_melds
+        assert list(page.view.deal.melds) == table_melds
         text = json.dumps(view)
         assert SEED not in text and "stock" not in view["deal"]
         for player in view["players"]:
             assert "hand" not in player and "cards" not in player
             assert player["card_count"] == len(state.player(player["seat"]).hand)
         if seat is None:
-            assert view["hand"] is None
-            assert page["allowed"] == []
+            assert view["hand"] is None and page.view.hand is None
+            assert page.allowed == ()
             continue
         own = [c.code for c in state.player(seat).hand]
         assert Counter(view["hand"]["cards"]) == Counter(own)
+        assert page.view.hand is not None and Counter(page.view.hand.cards) == Counter(own)
         # No card that only another player holds appears anywhere in this viewer's page.
         public = set(own) | {c for m in table_melds for c in m["cards"]}
         public.add(state.discard[-1].code)
@@ -421,8 +425,8 @@ def test_views_show_table_melds_to_all_and_hands_only_to_their_owners(
                 continue
             for code in {c.code for c in state.player(other).hand} - public:
                 assert f'"{code}"' not in text, f"seat {seat} sees {code} of seat {other}"
-    assert seen[2]["allowed"] == ["lay_down", "lay_off", "discard", "leave"]
-    assert seen[1]["allowed"] == ["leave"] and seen[3]["allowed"] == ["leave"]
+    assert seen[2].allowed == ("lay_down", "lay_off", "discard", "leave")
+    assert seen[1].allowed == ("leave",) and seen[3].allowed == ("leave",)
 
 
 # --------------------------------------------------------------------------- full ring games
@@ -773,7 +777,7 @@ def test_the_same_service_calls_play_a_13_card_and_a_classic_table(
     )
     assert t.turn() == 2
     page = selectors.table_for_viewer(table=table, user=players[1])
-    assert "pick_closed" in page["allowed"] and "discard" not in page["allowed"]
+    assert "pick_closed" in page.allowed and "discard" not in page.allowed
     # Seat 2's turn runs out: the timer plays it the same way for both families.
     assert t.fire() == 1
     assert t.turn() == 1

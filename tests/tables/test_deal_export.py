@@ -26,7 +26,7 @@ from tables import services
 from tables.management.commands.verify_deal import verify_export
 from tables.models import Deal, DealAccess, GameStatus, TableTemplate
 from tables.services import _context
-from tables.support import selectors as support_selectors
+from tables.support.export import deal_export
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,7 +37,7 @@ RUMMY_MELDS = [["4H", "5H", "6H", "7H"], ["9S", "9D", "9C"], ["JC", "QC", "KC"]]
 def exports(game: Any) -> list[dict[str, Any]]:
     """Every deal of ``game`` exported, through JSON text as a download would be."""
     return [
-        json.loads(json.dumps(support_selectors.deal_export(deal=deal), default=str))
+        json.loads(json.dumps(deal_export(deal=deal), default=str))
         for deal in Deal.objects.filter(game=game).order_by("number")
     ]
 
@@ -240,7 +240,7 @@ def test_a_live_deal_is_not_exported(
     t = seated(2)
     deal = Deal.objects.get(game=t.game())
     with pytest.raises(ValueError, match="still being played"):
-        support_selectors.deal_export(deal=deal)
+        deal_export(deal=deal)
     agent = user_factory()
     user_add_to_support(user=agent)
     client.force_login(agent)

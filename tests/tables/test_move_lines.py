@@ -3,7 +3,9 @@ second person, never naming a card picked from the closed deck."""
 
 from __future__ import annotations
 
-from tables.presenters.moves import move_lines
+from django.utils import translation
+
+from tables.presenters.moves import action_words, move_lines, record_line
 
 
 def _name(seat: int) -> str:
@@ -35,3 +37,33 @@ def test_a_pick_from_the_closed_deck_never_names_the_card() -> None:
     assert "7" not in line
     (opened,) = _lines({"type": "card_picked", "seat": 2, "source": "open", "card": "7H"})
     assert opened.startswith("Bilal took 7")
+
+
+def _record(event: dict[str, object]) -> str:
+    return record_line(event, 1, _name, "QC").text
+
+
+def test_the_record_is_the_felts_lines_with_every_card_named() -> None:
+    """Support's step-through says the moves with the felt's own lines (one copy), naming the
+    card picked from the closed deck, marking a turn the server played and saying the events
+    the felt leaves to its result sheets."""
+    discard = {"type": "card_discarded", "seat": 2, "card": "7H"}
+    assert _record(discard) == _lines(discard)[0] == "Bilal discarded 7♥"
+    closed = {"type": "card_picked", "seat": 2, "source": "closed", "card": "7H", "auto": True}
+    assert _record(closed) == "Bilal took 7♥ from the closed deck (played by the server)"
+    assert _lines(closed) == ["Bilal picked from the closed deck (time ran out)"]
+    ended = {"type": "deal_ended", "number": 2, "winner": 2, "reason": "show"}
+    assert _lines(ended) == []
+    assert _record(ended) == "Deal 2 ended (valid show): Bilal won"
+    wrong = {
+        "type": "declared",
+        "seat": 2,
+        "valid": False,
+        "reason": "You need at least one pure sequence.",
+        "finish_card": "7H",
+    }
+    assert _record(wrong).startswith("Bilal made a wrong show: No pure sequence:")
+    assert action_words("timeout") == "timer ran out"
+    with translation.override("hi"):
+        assert _record(closed) == "Bilal ने बंद डेक से 7♥ लिया (सर्वर ने खेला)"
+        assert action_words("timeout") == "टाइमर खत्म हो गया"

@@ -21,7 +21,7 @@ from tables.models import Deal, DealShare, GameStatus
 from tables.rules.game.state import GameState
 from tables.rules.replay import LoggedMove, replay_moves
 from tables.rules.review import deal_review
-from tables.support.selectors import deal_export
+from tables.support.export import deal_export
 
 LOSER = ["2C", "5D", "8H", "JS", "KD", "3H", "6S", "9C", "4D", "7S", "10H", "AD", "QS"]
 

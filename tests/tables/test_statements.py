@@ -83,6 +83,28 @@ def test_the_table_view_is_at_most_three_statements_of_its_own(t: Any, client: A
     assert len(own) <= MAX_VIEW, own
 
 
+def test_the_table_view_reads_the_newest_moves_in_one_plain_statement(t: Any, client: Any) -> None:
+    """No statement of the table view holds more than one subquery (the table's current game):
+    the newest moves are one ordered, limited statement with their own versions, not a
+    subquery per move."""
+    from tables import selectors
+    from tables.models import Move
+
+    client.force_login(t.users[1])
+    url = reverse("table_view", args=[t.table.pk])
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200
+    for sql in _statements(queries.captured_queries):
+        assert sql.count("SELECT") <= 2, sql
+    game = t.game()
+    logged = list(
+        Move.objects.filter(game=game).order_by("version").values_list("version", "events")
+    )
+    assert len(logged) > 1
+    recent = [(m["version"], m["events"]) for m in selectors.recent_moves_of(game)]
+    assert recent == logged[-selectors.RECENT_MOVES :]
+
+
 MAX_MOVE_REQUEST = 8  # the session, the user, the locks (table, game, seats), the deal, move, game
 MAX_MOVE_ANSWERED = 12  # with no socket open to push to: the table and the fragment read again
 

@@ -35,30 +35,33 @@ def test_each_viewer_sees_only_their_own_cards(t: TableDriver, players: list[Any
     hands = {h.seat: [c.code for c in h.cards] for h in state.deal.hands}
     closed = [c.code for c in state.deal.closed]
     mine = selectors.table_for_viewer(table=t.table, user=players[0])
-    assert mine["my_seat"] == 1
-    assert mine["view"]["hand"]["cards"] == hands[1]
-    assert mine["allowed"] == [
+    assert mine.my_seat == 1
+    assert mine.view is not None and mine.view.hand is not None
+    assert mine.view.raw["hand"]["cards"] == hands[1]
+    assert list(mine.view.hand.cards) == hands[1]
+    assert mine.allowed == (
         "pick_closed",
         "pick_open",
         "drop",
         "arrange",
         "set_auto_drop",
         "leave",
-    ]
-    assert [s["name"] for s in mine["seats"]] == [p.public_name for p in players[:3]]
-    assert mine["version"] == game.version and mine["can_leave"] and not mine["can_join"]
-    text = json.dumps(mine["view"])
+    )
+    assert [s.name for s in mine.seats] == [p.public_name for p in players[:3]]
+    assert mine.version == game.version and mine.can_leave and not mine.can_join
+    text = json.dumps(mine.view.raw)
     for seat in (2, 3):
         assert json.dumps(hands[seat]) not in text
     assert json.dumps(closed) not in text and json.dumps(closed[:5])[:-1] not in text
     other = selectors.table_for_viewer(table=t.table, user=players[1])
-    assert other["view"]["hand"]["cards"] == hands[2]
-    assert other["allowed"] == ["arrange", "set_auto_drop", "leave"]
+    assert other.view is not None and other.view.raw["hand"]["cards"] == hands[2]
+    assert other.allowed == ("arrange", "set_auto_drop", "leave")
     for viewer in (AnonymousUser(), players[5]):
         spectator = selectors.table_for_viewer(table=t.table, user=viewer)
-        assert spectator["my_seat"] is None and spectator["allowed"] == []
-        assert spectator["view"]["hand"] is None
-        text = json.dumps(spectator["view"])
+        assert spectator.my_seat is None and spectator.allowed == ()
+        assert spectator.view is not None
+        assert spectator.view.raw["hand"] is None and spectator.view.hand is None
+        text = json.dumps(spectator.view.raw)
         assert all(json.dumps(h) not in text for h in hands.values())
 
 
@@ -101,6 +104,23 @@ def test_deal_replay_rebuilds_every_state_from_the_shoe(t: TableDriver) -> None:
     assert sorted(hands[1]) == sorted(flatten(WINNER_GROUPS))
     assert steps[-1].state["history"][-1]["winner"] == 1
     assert deal.result["winner"] == 1 and deal.cut_joker == "QC" and deal.starter == 1
+    assert [s.clock for s in steps] == [m.clock for m in moves]
+
+
+def test_supports_history_is_the_same_replay_over_the_deals_whole_part(t: TableDriver) -> None:
+    """One replay step list: support's ``deal_history`` is ``selectors.deal_replay`` over the
+    deal's part of the log (its moves and those after it up to the next deal)."""
+    from tables.support.replay import deal_history, deal_moves
+
+    (planned, first) = t.planned
+    play(t, *planned, first)
+    deal = Deal.objects.get(game=t.game(), number=1)
+    history = deal_history(deal=deal)
+    moves = deal_moves(deal=deal)
+    assert [s.version for s in history] == [m.version for m in moves]
+    assert history == selectors.deal_replay(deal=deal, moves=moves)
+    own = selectors.deal_replay(deal=deal)
+    assert history[: len(own)] == own and len(history) >= len(own)
 
 
 def test_deals_find_and_the_game_ledger(t: TableDriver, players: list[Any]) -> None:
@@ -150,6 +170,13 @@ def test_admin_pages_load(t: TableDriver, admin: Client) -> None:
         assert response.status_code == 200, url
     replay = admin.get(f"/admin/tables/deal/{deal.pk}/change/").content.decode()
     assert "start_deal" in replay and "declare" in replay and "entry:game:" in replay
+    # The read-only fields come from their templates: the replay's rows, the JSON documents
+    # styled by the admin's stylesheet (no inline style, which the CSP refuses).
+    assert replay.count("<tr><td>v") == Move.objects.filter(game=game, deal=deal).count()
+    assert '<pre class="staff-json">' in replay and "css/staff-admin.css" in replay
+    assert 'style="' not in replay[replay.index('<pre class="staff-json">') :]
+    game_page = admin.get(f"/admin/tables/game/{game.pk}/change/").content.decode()
+    assert f'href="/admin/tables/deal/{deal.pk}/change/">deal 1</a>' in game_page
     assert admin.get(f"/admin/tables/move/{move.pk}/delete/").status_code == 403
     assert admin.post(f"/admin/tables/move/{move.pk}/change/", {}).status_code == 403
 
@@ -204,6 +231,9 @@ def test_admin_cancels_a_game_with_a_reason(t: TableDriver, admin: Client) -> No
     url = "/admin/tables/table/"
     asked = admin.post(url, {"action": "cancel_live_game", "_selected_action": [t.table.pk]})
     assert asked.status_code == 200 and "Reason" in asked.content.decode()
+    page = asked.content.decode()
+    assert "Cancel the live games" in page and 'name="csrfmiddlewaretoken"' in page
+    assert f'name="_selected_action" value="{t.table.pk}"' in page
     assert t.game().status == GameStatus.RUNNING
     done = admin.post(
         url,

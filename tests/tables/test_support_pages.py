@@ -3,6 +3,7 @@ see the game's ledger transactions. Players cannot open them."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -49,6 +50,9 @@ def test_a_live_deal_shows_only_its_public_state(support_client, played):
     assert response.status_code == 200
     html = response.content.decode()
     assert "still being played" in html
+    # The players' places in words, not the engine's codes.
+    statuses = re.findall(r"<tr><td>[^<]*</td><td>([^<]*)</td>", html)
+    assert statuses and all(s.startswith("playing") for s in statuses), statuses
     # Nobody's hidden cards while the deal is live; the review opens when it ends.
     for seat in (1, 2):
         for code in played.view(seat)["hand"]["cards"]:

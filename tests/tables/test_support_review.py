@@ -28,7 +28,8 @@ from accounts.services import user_add_to_support
 from tables import presenters, services
 from tables.models import Deal, DealAccess, DealNote
 from tables.rules.evaluate import evaluate_hand
-from tables.support import selectors as support_selectors
+from tables.support import pair_signals, review
+from tables.support.presenters import signal_flags
 
 
 @pytest.fixture
@@ -190,7 +191,7 @@ def test_money_per_deal_and_the_prizes_on_the_last_deal(
     t = seated(3, variant="points", point_value=10)
     play(t, *planned, first)
     deal = Deal.objects.get(game=t.game())
-    money = support_selectors.deal_money(deal=deal)
+    money = review.deal_money(deal=deal)
     assert {s: m["net"] for s, m in money["by_seat"].items()} == {1: 738, 2: -340, 3: -480}
     assert money["prizes"]["fee"] == 82
     html = support.get(reverse("support_deal", args=[deal.pk])).content.decode()
@@ -225,15 +226,17 @@ def test_pair_signals_flag_pairs_and_link_their_deals(
         planned = plant(planter, first)
         t = seated(2, variant="points", point_value=10)
         play(t, *planned, first)
-    rows = support_selectors.pair_signals()
+    rows = pair_signals.pair_signals()
     assert len(rows) == 1
     row = rows[0]
     a, b = t.users[1], t.users[2]
     assert (row["a"], row["b"]) == (a.pk, b.pk) and row["games"] == 2 and row["deals"] == 2
     # Seat 2 lost 700 a game; seat 1 won 630 after the 10 % fee: 630 flowed each game.
     assert row["b_big_losses_to_a"] == 2 and row["flow_b_to_a"] == 2 * 630
-    assert f"{b.username} lost big to {a.username} repeatedly" in row["flags"]
-    assert "money flows one way" in row["flags"]
+    assert row["flags"] == [("big_losses", "b"), ("one_way", "")]
+    flags = signal_flags(row)
+    assert f"{b.username} lost big to {a.username} repeatedly" in flags
+    assert "money flows one way" in flags
     html = support.get(reverse("support_signals"), {"sort": "flow"}).content.decode()
     for deal in Deal.objects.all():
         assert reverse("support_deal", args=[deal.pk]) in html

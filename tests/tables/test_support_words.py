@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 from tables_testkit import Planter, TableDriver
 from test_support_review import agent, disputed, support  # noqa: F401  (fixtures)
 
@@ -109,3 +110,20 @@ def test_the_pair_signals_sort_links_are_words(support: Client) -> None:  # noqa
     sorts = html[html.index("Sort by:") : html.index("</p>", html.index("Sort by:"))]
     assert "big_losses" not in re.sub(r'href="[^"]*"', "", sorts)
     assert "big losses" in sorts and "money flow" in sorts
+
+
+def test_the_review_reads_in_the_staff_members_language(
+    disputed: tuple[TableDriver, dict[int, Any]],  # noqa: F811
+    support: Client,  # noqa: F811
+) -> None:
+    """The review's words come from translated presenters: in Hindi, the step-through's
+    actions, the server's turn and the think times are Hindi."""
+    t, _groups = disputed
+    deal = Deal.objects.get(game=t.game())
+    support.cookies["django_language"] = "hi"
+    with translation.override("en"):  # the request's language ends with it
+        html = support.get(reverse("support_deal", args=[deal.pk])).content.decode()
+    replay = html[html.index('id="replay"') : html.index('id="notes"')]
+    assert "टाइमर खत्म हो गया" in replay and "(सर्वर ने खेला)" in replay
+    assert "7.0 सेकंड" in replay and "timer ran out" not in replay
+    assert "सर्वर" in replay and "<strong>server</strong>" not in replay

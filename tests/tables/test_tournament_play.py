@@ -162,12 +162,12 @@ def test_tie_for_first_plays_tie_breaker_deals_and_the_guarantee_tops_up(
 
     from tables.management.commands.verify_deal import verify_export
     from tables.models import Deal
-    from tables.support import selectors as support_selectors
+    from tables.support.export import deal_export
 
     deals = list(Deal.objects.filter(game=g).order_by("number"))
     assert len(deals) == 3
     for deal in deals:
-        doc = json.loads(json.dumps(support_selectors.deal_export(deal=deal), default=str))
+        doc = json.loads(json.dumps(deal_export(deal=deal), default=str))
         problems, replayed = verify_export(doc)
         assert problems == [] and replayed > 0
 

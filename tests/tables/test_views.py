@@ -228,6 +228,7 @@ def test_without_htmx_an_error_comes_back_as_a_message(client, two):
 def test_unknown_tables_and_wrong_methods(client, players):
     client.force_login(players[0])
     assert client.get(reverse("table", args=[999999])).status_code == 404
+    assert client.get(reverse("table_view", args=[999999])).status_code == 404
     assert client.post(reverse("table_act", args=[999999]), {"action": "drop"}).status_code == 404
     assert client.post(reverse("table_join", args=[999999])).status_code == 404
     assert client.get(reverse("table_join", args=[1])).status_code == 405

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Final, TypeAlias, cast
 
 from ..cards import Card
-from ..errors import InvalidMove
+from ..errors import InvalidMove, Refusal
 from ..game.actions import (
     Discard,
     Leave,
@@ -45,7 +45,7 @@ class StartDeal(ActionRecord):
             cards = Shoe.from_json(shoe).cards if isinstance(shoe, Mapping) else to_cards(shoe)
             return cls(Shoe(cards), str(values["seed"]))
         except (KeyError, TypeError) as exc:
-            raise InvalidMove(f"malformed {cls.type} action") from exc
+            raise InvalidMove(Refusal.MALFORMED_ACTION, type=cls.type) from exc
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,7 @@ class LayDown(ActionRecord):
         try:
             return cls(_int(values["seat"]), tuple(to_cards(m) for m in values["melds"]))
         except (KeyError, TypeError) as exc:
-            raise InvalidMove(f"malformed {cls.type} action") from exc
+            raise InvalidMove(Refusal.MALFORMED_ACTION, type=cls.type) from exc
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ class LayOff(ActionRecord):
     def __post_init__(self) -> None:
         object.__setattr__(self, "cards", to_cards(self.cards))
         if self.end not in (None, "low", "high"):
-            raise InvalidMove(f"unknown run end {self.end!r}")
+            raise InvalidMove(Refusal.UNKNOWN_RUN_END, value=repr(self.end))
 
     @classmethod
     def from_fields(cls, values: Mapping[str, Any]) -> LayOff:
@@ -93,7 +93,7 @@ class LayOff(ActionRecord):
                 values.get("end"),
             )
         except (KeyError, TypeError) as exc:
-            raise InvalidMove(f"malformed {cls.type} action") from exc
+            raise InvalidMove(Refusal.MALFORMED_ACTION, type=cls.type) from exc
 
 
 Action: TypeAlias = (
@@ -107,7 +107,7 @@ SHARED_ACTION_TYPES: Final = frozenset(
 
 def _int(value: object) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise InvalidMove(f"expected an integer, got {value!r}")
+        raise InvalidMove(Refusal.EXPECTED_INTEGER, value=repr(value))
     return value
 
 
@@ -115,8 +115,8 @@ def _unknown_action(kind: object) -> InvalidMove:
     try:
         hash(kind)
     except TypeError:
-        return InvalidMove(f"malformed {kind} action")
-    return InvalidMove(f"classic rummy has no {kind!r} action")
+        return InvalidMove(Refusal.MALFORMED_ACTION, type=str(kind))
+    return InvalidMove(Refusal.NO_CLASSIC_ACTION, value=repr(kind))
 
 
 ACTIONS: Registry[ActionRecord] = Registry(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..errors import InvalidMove, InvalidSettings
+from ..errors import InvalidMove, InvalidSettings, Refusal
 from ..machine import Transition, handler_for
 from .actions import Action
 from .events import Event
@@ -19,16 +19,16 @@ def classic_new(
     """A new ring game for ``seats`` (in clockwise order); ``toss`` is the seat that plays
     first in hand 1. The game waits in a ``"break"`` due at ``now`` for the first ``StartDeal``."""
     if not isinstance(settings, ClassicSettings):
-        raise InvalidSettings("a classic game needs ClassicSettings")
+        raise InvalidSettings(Refusal.CLASSIC_NEEDS_SETTINGS)
     seat_list = tuple(seats)
     if len(set(seat_list)) != len(seat_list):
-        raise InvalidMove("each seat may appear only once")
+        raise InvalidMove(Refusal.SEAT_TWICE)
     if not settings.seats_min <= len(seat_list) <= settings.seats_max:
         raise InvalidMove(
-            f"a classic table needs {settings.seats_min} to {settings.seats_max} players"
+            Refusal.CLASSIC_SEATS_RANGE, low=settings.seats_min, high=settings.seats_max
         )
     if toss not in seat_list:
-        raise InvalidMove(f"the toss winner {toss} is not at the table")
+        raise InvalidMove(Refusal.TOSS_NOT_SEATED, seat=toss)
     players = tuple(
         ClassicPlayer(seat=seat, bank=float(settings.extra_time_s)) for seat in seat_list
     )
@@ -50,6 +50,6 @@ def classic_apply(
     action raises ``InvalidMove`` and changes nothing."""
     work = Turn(state, now)
     if state.phase == "ended":
-        raise InvalidMove("the game is over")
+        raise InvalidMove(Refusal.GAME_OVER)
     handler_for(HANDLERS, action)(work, action)
     return work.done()

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal, TypeAlias
 
 from ..cards import ACE, JACK, KING, Card, CardLike, card_codes, parse_card
-from ..errors import InvalidMove, RulesError
+from ..errors import InvalidMove, Refusal, RulesError
 from .settings import MIN_MELD, ClassicSettings
 
 _RANKS: Final = 13
@@ -23,7 +23,7 @@ def to_cards(codes: Iterable[CardLike]) -> tuple[Card, ...]:
 def check_no_jokers(cards: Iterable[Card]) -> None:
     for card in cards:
         if card.is_printed_joker:
-            raise InvalidMove("classic rummy is played without jokers")
+            raise InvalidMove(Refusal.CLASSIC_NO_JOKERS)
 
 
 def card_points(card: CardLike, settings: ClassicSettings) -> int:
@@ -123,7 +123,7 @@ class TableMeld:
     def from_json(cls, data: Mapping[str, Any]) -> TableMeld:
         kind = data["kind"]
         if kind not in ("set", "run"):
-            raise RulesError(f"unknown meld kind {kind!r}")
+            raise RulesError(Refusal.UNKNOWN_MELD_KIND, value=repr(kind))
         return cls(int(data["id"]), kind, to_cards(data["cards"]), int(data["owner"]))
 
 
@@ -138,17 +138,18 @@ def lay_off_result(
     cards of its rank (``end`` does not apply). Raises ``InvalidMove`` when they do not fit."""
     added = to_cards(cards)
     if not added:
-        raise InvalidMove("lay off at least one card")
+        raise InvalidMove(Refusal.LAY_OFF_A_CARD)
     check_no_jokers(added)
     if meld.kind == "set":
         combined = meld.cards + added
         if _is_set(combined, settings):
             return combined
         if len({card.rank for card in combined}) != 1:
-            raise InvalidMove(f"only cards of the set's rank fit meld {meld.id}")
+            raise InvalidMove(Refusal.SET_RANK_ONLY, meld=meld.id)
         if not settings.set_suits_may_repeat and len({c.suit for c in combined}) != len(combined):
-            raise InvalidMove(f"meld {meld.id} already has that suit")
-        raise InvalidMove(f"a set may have at most {settings.largest_set} cards")
+            raise InvalidMove(Refusal.SET_HAS_SUIT, meld=meld.id)
+        most = settings.largest_set if settings.largest_set is not None else len(meld.cards)
+        raise InvalidMove(Refusal.SET_TOO_BIG, count=most)
     length = len(meld.cards)
     for order in _run_orderings(meld.cards + added, settings):
         for start in range(len(order) - length + 1):
@@ -157,5 +158,7 @@ def lay_off_result(
             after = len(order) - start - length
             if (end == "low" and after == 0) or (end == "high" and start == 0) or end is None:
                 return order
-    where = f" at the {end} end" if end else ""
-    raise InvalidMove(f"{' '.join(card_codes(added))} does not extend run {meld.id}{where}")
+    codes = tuple(card_codes(added))
+    if end:
+        raise InvalidMove(Refusal.NOT_EXTENDING_RUN_END, cards=codes, meld=meld.id, end=end)
+    raise InvalidMove(Refusal.NOT_EXTENDING_RUN, cards=codes, meld=meld.id)

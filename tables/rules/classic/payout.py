@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..errors import RulesError
+from ..errors import Refusal, RulesError
 from .settings import BPS
 
 
@@ -26,9 +26,9 @@ def ring_payout(
     go one each to the tied seats in ascending seat number. (1st is the lowest seat number among
     the lowest totals, which only matters before the tie is shared.)"""
     if not totals:
-        raise RulesError("a payout needs at least one seat")
+        raise RulesError(Refusal.PAYOUT_NEEDS_SEAT)
     if not isinstance(prize, int) or isinstance(prize, bool) or prize < 0:
-        raise RulesError("prize must be an integer of at least 0")
+        raise RulesError(Refusal.SETTING_INTEGER_AT_LEAST, name="prize", low=0)
     order = sorted(totals, key=lambda seat: (totals[seat], seat))
     best = totals[order[0]]
     weights = {

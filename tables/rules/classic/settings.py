@@ -7,7 +7,7 @@ from dataclasses import dataclass, fields
 from typing import Any, Final
 
 from ..cards import STANDARD_PACK
-from ..errors import InvalidSettings
+from ..errors import InvalidSettings, Refusal
 from ..settings import DISCONNECT_POLICIES
 
 MIN_MELD: Final = 3
@@ -18,14 +18,14 @@ BPS: Final = 10_000
 
 def _check_int(name: str, value: object, low: int, high: int | None = None) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or value < low:
-        raise InvalidSettings(f"{name} must be an integer of at least {low}")
+        raise InvalidSettings(Refusal.SETTING_INTEGER_AT_LEAST, name=name, low=low)
     if high is not None and value > high:
-        raise InvalidSettings(f"{name} must be at most {high}")
+        raise InvalidSettings(Refusal.SETTING_AT_MOST, name=name, high=high)
 
 
 def _check_bool(name: str, value: object) -> None:
     if not isinstance(value, bool):
-        raise InvalidSettings(f"{name} must be true or false")
+        raise InvalidSettings(Refusal.SETTING_NOT_BOOL, name=name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,18 +91,20 @@ class ClassicSettings:
         for name in ("turn_s", "extra_time_s", "break_s"):
             value = getattr(self, name)
             if not isinstance(value, int | float) or isinstance(value, bool) or not value >= 0:
-                raise InvalidSettings(f"{name} must be a number of seconds, 0 or more")
+                raise InvalidSettings(Refusal.SETTING_SECONDS, name=name)
             object.__setattr__(self, name, float(value))
         if self.variant != "classic":
-            raise InvalidSettings("ClassicSettings are for the classic variant only")
+            raise InvalidSettings(Refusal.CLASSIC_SETTINGS_ONLY)
         _check_int("packs", self.packs, 1)
         _check_int("hand_size", self.hand_size, 1)
         _check_int("seats_min", self.seats_min, 2)
         _check_int("seats_max", self.seats_max, self.seats_min)
         if self.seats_max * self.hand_size + 2 > self.packs * len(STANDARD_PACK):
             raise InvalidSettings(
-                f"{self.packs} pack(s) cannot deal {self.hand_size} cards to "
-                f"{self.seats_max} players and leave a stock and a discard pile"
+                Refusal.CLASSIC_PACKS_TOO_FEW,
+                packs=self.packs,
+                hand_size=self.hand_size,
+                players=self.seats_max,
             )
         for name in (
             "set_suits_may_repeat",
@@ -122,9 +124,11 @@ class ClassicSettings:
         _check_int("runner_up_share_bps", self.runner_up_share_bps, 0, BPS)
         _check_int("missed_turns_limit", self.missed_turns_limit, 1)
         if self.turn_s <= 0:
-            raise InvalidSettings("turn_s must be more than 0")
+            raise InvalidSettings(Refusal.SETTING_MORE_THAN_ZERO, name="turn_s")
         if self.disconnect_policy not in DISCONNECT_POLICIES:
-            raise InvalidSettings(f"disconnect_policy: one of {DISCONNECT_POLICIES}")
+            raise InvalidSettings(
+                Refusal.SETTING_ONE_OF, name="disconnect_policy", choices=tuple(DISCONNECT_POLICIES)
+            )
         if self.max_reshuffles is not None:
             _check_int("max_reshuffles", self.max_reshuffles, 0)
 
@@ -133,9 +137,9 @@ class ClassicSettings:
         """The rule book's defaults with ``overrides`` applied (the ``GameSettings.for_variant``
         shape, so a table template builds either kind the same way)."""
         if variant != "classic":
-            raise InvalidSettings(f"unknown classic variant {variant!r}")
+            raise InvalidSettings(Refusal.UNKNOWN_CLASSIC_VARIANT, value=repr(variant))
         if "variant" in overrides:
-            raise InvalidSettings("give the variant as the first argument, not as an override")
+            raise InvalidSettings(Refusal.VARIANT_AS_OVERRIDE)
         return cls.from_json(overrides)
 
     @property
@@ -151,5 +155,5 @@ class ClassicSettings:
         known = {f.name for f in fields(cls)}
         unknown = set(data) - known
         if unknown:
-            raise InvalidSettings(f"unknown classic settings: {', '.join(sorted(unknown))}")
+            raise InvalidSettings(Refusal.UNKNOWN_CLASSIC_SETTINGS, names=tuple(sorted(unknown)))
         return cls(**dict(data))

@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from ..cards import STANDARD_PACK, Card, CardLike, parse_card
-from ..errors import InvalidMove
+from ..errors import InvalidMove, Refusal
 from ..shoe import Shoe, shuffle_cards
 from .actions import StartDeal
 from .melds import to_cards
@@ -67,14 +67,14 @@ def stacked_classic_shoe(
     ``classic_shoe`` order. For replaying a known hand and for tests."""
     parsed = [to_cards(hand) for hand in hands]
     if not parsed or any(len(hand) != settings.hand_size for hand in parsed):
-        raise InvalidMove(f"every hand must have {settings.hand_size} cards")
+        raise InvalidMove(Refusal.HAND_SIZE_EACH, count=settings.hand_size)
     head = [parsed[p][i] for i in range(settings.hand_size) for p in range(len(parsed))]
     head += [parse_card(open_card), *to_cards(stock_top)]
     rest = Counter(classic_shoe(settings))
     rest.subtract(head)
     extra = sorted({card.code for card, n in rest.items() if n < 0})
     if extra:
-        raise InvalidMove(f"more copies than the packs hold: {', '.join(extra)}")
+        raise InvalidMove(Refusal.TOO_MANY_COPIES, names=tuple(extra))
     tail: list[Card] = []
     for card in classic_shoe(settings):
         if rest[card] > 0:

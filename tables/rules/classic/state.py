@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal, TypeAlias
 
 from ..cards import Card, card_codes, parse_card
-from ..errors import InvalidMove, RulesError
+from ..errors import InvalidMove, Refusal, RulesError
 from ..machine import Transition
 from .events import Event
 from .melds import TableMeld, to_cards
@@ -133,7 +133,7 @@ class ClassicState:
         for player in self.players:
             if player.seat == seat:
                 return player
-        raise InvalidMove(f"seat {seat} is not at this table")
+        raise InvalidMove(Refusal.NOT_AT_TABLE, seat=seat)
 
     @property
     def totals(self) -> dict[int, int]:
@@ -171,11 +171,11 @@ class ClassicState:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ClassicState:
         if data.get("variant") != "classic":
-            raise RulesError("not a classic game state")
+            raise RulesError(Refusal.NOT_CLASSIC_STATE)
         phase = data["phase"]
         kind = data["deadline_kind"]
         if phase not in ("break", "turn", "ended") or kind not in (None, "turn", "break"):
-            raise RulesError("corrupt classic game state")
+            raise RulesError(Refusal.CORRUPT_CLASSIC_STATE)
         payouts = data["payouts"]
 
         def opt_float(value: Any) -> float | None:

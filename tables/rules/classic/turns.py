@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any, Literal, TypeAlias
 
 from ..cards import Card, card_codes, parse_card
-from ..errors import InvalidMove
+from ..errors import InvalidMove, Refusal
 from ..game.actions import Discard, Leave, PickClosed, PickOpen, SetConnected, Timeout
 from ..game.events import (
     CardDiscarded,
@@ -41,7 +41,7 @@ def _remove(hand: tuple[Card, ...], cards: Iterable[Card]) -> tuple[Card, ...]:
     remaining = list(hand)
     for card in cards:
         if card not in remaining:
-            raise InvalidMove(f"{card.code} is not in your hand")
+            raise InvalidMove(Refusal.NOT_IN_HAND, card=card.code)
         remaining.remove(card)
     return tuple(remaining)
 
@@ -76,9 +76,9 @@ def _deal(work: Turn, action: StartDeal) -> None:
     settings = work.settings
     shoe = tuple(action.shoe.cards)
     if Counter(shoe) != Counter(classic_shoe(settings)):
-        raise InvalidMove(f"the shoe must be exactly {settings.packs} packs of 52 cards")
+        raise InvalidMove(Refusal.CLASSIC_SHOE_PACKS, packs=settings.packs)
     if not isinstance(action.seed, str) or not action.seed:
-        raise InvalidMove("a deal needs a reshuffle seed")
+        raise InvalidMove(Refusal.NO_RESHUFFLE_SEED)
     playing = [p.seat for p in state.players if not p.left]
     starter = state.starter
     index = playing.index(starter)
@@ -121,25 +121,25 @@ def _deal(work: Turn, action: StartDeal) -> None:
 
 def _require_turn(state: ClassicState, seat: int) -> ClassicPlayer:
     if state.phase != "turn":
-        raise InvalidMove("no hand is being played")
+        raise InvalidMove(Refusal.NO_HAND_PLAYED)
     player = state.player(seat)
     if state.turn != seat:
-        raise InvalidMove("it is not your turn")
+        raise InvalidMove(Refusal.NOT_YOUR_TURN)
     return player
 
 
 def _pick(work: Turn, seat: int, source: Literal["closed", "open"], *, auto: bool) -> Card:
     state = work.state
     if state.picked:
-        raise InvalidMove("you have already picked a card this turn")
+        raise InvalidMove(Refusal.ALREADY_PICKED)
     if source == "closed":
         if not state.stock:
-            raise InvalidMove("the stock is empty")
+            raise InvalidMove(Refusal.STOCK_EMPTY)
         card, rest = state.stock[0], state.stock[1:]
         work.set(stock=rest, picked=True)
     else:
         if not state.discard:
-            raise InvalidMove("the discard pile is empty")
+            raise InvalidMove(Refusal.DISCARD_PILE_EMPTY)
         card, pile = state.discard[-1], state.discard[:-1]
         work.set(discard=pile, picked=True)
     player = work.state.player(seat)
@@ -151,16 +151,16 @@ def _pick(work: Turn, seat: int, source: Literal["closed", "open"], *, auto: boo
 
 def _check_remaining(work: Turn, remaining: tuple[Card, ...]) -> None:
     if not remaining and not work.settings.go_out_by_melding:
-        raise InvalidMove("keep a card to discard: you go out by discarding your last card")
+        raise InvalidMove(Refusal.KEEP_A_CARD)
 
 
 def _lay_down(work: Turn, action: LayDown) -> None:
     state = work.state
     player = _require_turn(state, action.seat)
     if not state.picked:
-        raise InvalidMove("pick a card first")
+        raise InvalidMove(Refusal.PICK_FIRST)
     if not action.melds:
-        raise InvalidMove("lay down at least one meld")
+        raise InvalidMove(Refusal.LAY_DOWN_A_MELD)
     new: list[TableMeld] = []
     meld_id = state.next_meld_id
     for group in action.melds:
@@ -168,7 +168,7 @@ def _lay_down(work: Turn, action: LayDown) -> None:
         check_no_jokers(cards)
         found = classify_meld(cards, work.settings)
         if found is None:
-            raise InvalidMove(f"{' '.join(card_codes(cards))} is not a set or a run")
+            raise InvalidMove(Refusal.NOT_A_MELD, cards=tuple(card_codes(cards)))
         new.append(TableMeld(meld_id, found[0], found[1], action.seat))
         meld_id += 1
     remaining = _remove(player.hand, [card for group in action.melds for card in group])
@@ -184,12 +184,12 @@ def _lay_off(work: Turn, action: LayOff) -> None:
     state = work.state
     player = _require_turn(state, action.seat)
     if not state.picked:
-        raise InvalidMove("pick a card first")
+        raise InvalidMove(Refusal.PICK_FIRST)
     if action.end not in (None, "low", "high"):
-        raise InvalidMove(f"unknown run end {action.end!r}")
+        raise InvalidMove(Refusal.UNKNOWN_RUN_END, value=repr(action.end))
     target = next((meld for meld in state.melds if meld.id == action.meld_id), None)
     if target is None:
-        raise InvalidMove(f"there is no meld {action.meld_id} on the table")
+        raise InvalidMove(Refusal.NO_SUCH_MELD, meld=action.meld_id)
     cards = tuple(action.cards)
     remaining = _remove(player.hand, cards)
     grown = replace(target, cards=lay_off_result(target, cards, work.settings, action.end))
@@ -208,7 +208,7 @@ def _discard(work: Turn, seat: int, card: Card, *, auto: bool) -> None:
     state = work.state
     player = state.player(seat)
     if not state.picked:
-        raise InvalidMove("pick a card before discarding")
+        raise InvalidMove(Refusal.PICK_BEFORE_DISCARDING)
     remaining = _remove(player.hand, [card])
     _spend_time(work, seat)
     work.update_player(
@@ -298,7 +298,7 @@ def _leave(work: Turn, seat: int) -> None:
     """``seat`` leaves the ring game: out of the current hand (its cards count against it),
     no further hands, no payout. With fewer than two players left the game ends."""
     if work.state.player(seat).left:
-        raise InvalidMove("you have already left")
+        raise InvalidMove(Refusal.ALREADY_LEFT)
     work.update_player(seat, left=True, connected=False)
     work.events.append(PlayerLeft(seat))
     _remove_from_hand(work, seat, "leave")
@@ -319,11 +319,11 @@ def _timeout(work: Turn) -> None:
     discards the card picked this turn (the highest-value card if that was melded)."""
     state = work.state
     if state.deadline is None:
-        raise InvalidMove("no timer is running")
+        raise InvalidMove(Refusal.NO_TIMER)
     if work.now < state.deadline:
-        raise InvalidMove("the timer has not run out yet")
+        raise InvalidMove(Refusal.TIMER_NOT_OUT)
     if state.phase == "break":
-        raise InvalidMove("the break is over: start the next hand with StartDeal")
+        raise InvalidMove(Refusal.BREAK_OVER)
     seat = state.turn
     assert seat is not None
     if not state.picked:
@@ -356,7 +356,7 @@ def _highest(hand: tuple[Card, ...], settings: ClassicSettings) -> Card:
 
 def _start_deal(work: Turn, action: Any) -> None:
     if work.state.phase != "break":
-        raise InvalidMove("a hand is already being played")
+        raise InvalidMove(Refusal.HAND_IN_PLAY)
     _deal(work, action)
 
 
@@ -373,7 +373,7 @@ def _discard_action(work: Turn, action: Any) -> None:
 def _set_connected(work: Turn, action: Any) -> None:
     player = work.state.player(action.seat)
     if player.left:
-        raise InvalidMove("that player has left")
+        raise InvalidMove(Refusal.PLAYER_LEFT)
     if player.connected != action.connected:
         work.update_player(action.seat, connected=action.connected)
         work.events.append(ConnectionChanged(action.seat, action.connected))

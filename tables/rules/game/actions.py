@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, cast
 
 from ..cards import Card, CardLike, parse_card
-from ..errors import InvalidMove
+from ..errors import InvalidMove, Refusal
 from ..machine import ActionRecord, Registry
 from ..shoe import Shoe
 
@@ -31,7 +31,7 @@ def parse_groups(groups: Iterable[Iterable[CardLike]] | Iterable[str]) -> Groups
 
 def _norm_groups(value: object) -> Groups:
     if not isinstance(value, Iterable) or isinstance(value, (str, bytes)):
-        raise InvalidMove("groups must be a list of groups of cards")
+        raise InvalidMove(Refusal.GROUPS_NOT_LIST)
     return parse_groups(cast(Iterable[Iterable[CardLike]], value))
 
 
@@ -77,7 +77,7 @@ class Discard(ActionRecord):
             if value is not None and (
                 not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 64
             ):
-                raise InvalidMove(f"the card's place must be a small whole number, not {value!r}")
+                raise InvalidMove(Refusal.CARD_PLACE, value=repr(value))
 
     @property
     def at(self) -> tuple[int, int] | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import RulesError
+from ..errors import Refusal, RulesError
 from ..settings import GameSettings
 from ..shoe import Shoe
 from .actions import StartDeal, action_from_json
@@ -50,9 +50,9 @@ def bot_deal_play(
                 if choice is not None:
                     break
         else:
-            raise RulesError("no bot can move")
+            raise RulesError(Refusal.NO_BOT_MOVE)
         action = action_from_json({**choice, "seat": seat})
         transition = game_apply(state, action, now=now)
         state = transition.state
         events.extend(e.to_json() for e in transition.events)
-    raise RulesError("the deal did not end")
+    raise RulesError(Refusal.DEAL_DID_NOT_END)

@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from .. import scoring
-from ..errors import RulesError
+from ..errors import Refusal, RulesError
 from ..melds import count_points
 from .actions import Rejoin, SplitAccept, SplitDecline, SubmitMeld
 from .events import (
@@ -47,13 +47,13 @@ from .state import (
 
 def _submit_meld(state: GameState, action: Any, now: float, log: EventLog) -> GameState:
     assert isinstance(action, SubmitMeld)
-    require(state.phase == "meld", "there is no meld window open")
+    require(state.phase == "meld", Refusal.NO_MELD_WINDOW)
     d = current_deal(state)
     hand = find_hand(d, action.seat)
-    require(hand is not None and hand.status == "playing", "you are not melding this deal")
+    require(hand is not None and hand.status == "playing", Refusal.NOT_MELDING)
     assert hand is not None
-    require(not hand.submitted, "you have already submitted your cards")
-    require(same_cards(action.groups, hand.cards), "your groups must hold exactly your cards")
+    require(not hand.submitted, Refusal.ALREADY_SUBMITTED)
+    require(same_cards(action.groups, hand.cards), Refusal.GROUPS_NOT_YOUR_CARDS)
     d = with_hand(d, replace(hand, groups=action.groups, submitted=True))
     log.add(MeldSubmitted(seat=action.seat))
     state = replace(state, deal=d)
@@ -70,10 +70,10 @@ def maybe_end_meld(state: GameState, now: float, log: EventLog) -> GameState:
 
 def _rejoin(state: GameState, action: Any, now: float, log: EventLog) -> GameState:
     assert isinstance(action, Rejoin)
-    require(state.phase == "rejoin" and state.rejoin is not None, "no rejoin is open")
+    require(state.phase == "rejoin" and state.rejoin is not None, Refusal.NO_REJOIN)
     offer = state.rejoin
     assert offer is not None
-    require(action.seat in offer.seats, f"seat {action.seat} may not rejoin now")
+    require(action.seat in offer.seats, Refusal.MAY_NOT_REJOIN, seat=action.seat)
     player = state.player(action.seat)
     player = replace(
         player,
@@ -93,11 +93,11 @@ def _rejoin(state: GameState, action: Any, now: float, log: EventLog) -> GameSta
 
 def _split_answer(state: GameState, action: Any, now: float, log: EventLog) -> GameState:
     assert isinstance(action, (SplitAccept, SplitDecline))
-    require(state.phase == "split" and state.split is not None, "no split is offered")
+    require(state.phase == "split" and state.split is not None, Refusal.NO_SPLIT)
     offer = state.split
     assert offer is not None
-    require(action.seat in offer.seats, f"seat {action.seat} is not part of this split")
-    require(action.seat not in offer.accepted, "you have already accepted")
+    require(action.seat in offer.seats, Refusal.NOT_IN_SPLIT, seat=action.seat)
+    require(action.seat not in offer.accepted, Refusal.ALREADY_ACCEPTED)
     if isinstance(action, SplitDecline):
         log.add(SplitDeclined(seat=action.seat))
         return withdraw_split(state, now, log)
@@ -307,7 +307,7 @@ def conclude_if_alone(state: GameState, now: float, log: EventLog) -> GameState:
     if len(in_seats) == 1:
         return end_game(state, "winner", winner_takes_all(state, in_seats[0]), now, log)
     if not in_seats:
-        raise RulesError("no player is left in the game")
+        raise RulesError(Refusal.NO_PLAYER_LEFT)
     return state
 
 
@@ -317,7 +317,7 @@ def end_game(
     prize = prize_of(state)
     fee = prize.fee
     if sum(payouts.values()) + fee != prize.gross:
-        raise RulesError("payouts and fee must add up to the gross pot")
+        raise RulesError(Refusal.PAYOUTS_NOT_POT)
     winners = tuple(sorted(payouts))
     result = GameResult(
         reason=reason,

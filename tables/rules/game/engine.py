@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import scoring
-from ..errors import InvalidMove
+from ..errors import InvalidMove, Refusal
 from ..machine import Transition, handler_for
 from ..settings import THIRTEEN_CARD_VARIANTS, GameSettings
 from . import deal_end, turns
@@ -23,18 +23,16 @@ def game_new(*, settings: GameSettings, seats: Sequence[int], now: float, toss: 
     has paid the entry fee (pool and deals). The state awaits ``StartDeal``."""
     settings.validate()
     if settings.variant not in THIRTEEN_CARD_VARIANTS:
-        raise InvalidMove(f"the 13-card engine does not play {settings.variant!r}")
+        raise InvalidMove(Refusal.ENGINE_NOT_VARIANT, value=repr(settings.variant))
     seat_tuple = tuple(seats)
     if len(set(seat_tuple)) != len(seat_tuple) or not all(
         isinstance(s, int) and not isinstance(s, bool) for s in seat_tuple
     ):
-        raise InvalidMove("seats must be distinct seat numbers")
+        raise InvalidMove(Refusal.SEATS_DISTINCT)
     if not settings.seats_min <= len(seat_tuple) <= settings.seats_max:
-        raise InvalidMove(
-            f"this table plays with {settings.seats_min} to {settings.seats_max} players"
-        )
+        raise InvalidMove(Refusal.SEATS_RANGE, low=settings.seats_min, high=settings.seats_max)
     if toss not in seat_tuple:
-        raise InvalidMove("the toss must pick one of the seats")
+        raise InvalidMove(Refusal.TOSS_NOT_A_SEAT)
     chips = settings.deals_starting_chips if settings.is_deals else 0
     entries = 0 if settings.is_points else 1
     players = tuple(
@@ -60,7 +58,7 @@ def game_apply(state: GameState, action: Action, *, now: float) -> Transition[Ga
     now = float(now)
     log = EventLog()
     if state.phase == "ended" and not isinstance(action, SetConnected):
-        raise InvalidMove("the game is over")
+        raise InvalidMove(Refusal.GAME_OVER)
     handler = handler_for(_HANDLERS, action)
     new_state = handler(state, action, now, log)
     return Transition(new_state, tuple(log.events))

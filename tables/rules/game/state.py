@@ -6,16 +6,19 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from .. import scoring
 from ..cards import SUITS, Card
-from ..errors import InvalidMove, RulesError
+from ..errors import InvalidMove, Refusal, RefusalParams, RulesError
 from ..machine import decode_fields, encode_fields
 from ..melds import MeldSettings, classify_group
 from ..settings import GameSettings
 from .actions import Groups
 from .events import Event
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 
 @dataclass(frozen=True)
@@ -157,14 +160,14 @@ class GameState:
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, RulesError):
                 raise
-            raise RulesError(f"not a game state: {exc}") from exc
+            raise RulesError(Refusal.NOT_GAME_STATE, detail=str(exc)) from exc
 
     # convenience lookups -----------------------------------------------------
     def player(self, seat: int) -> Player:
         for player in self.players:
             if player.seat == seat:
                 return player
-        raise InvalidMove(f"seat {seat} is not in this game")
+        raise InvalidMove(Refusal.NOT_IN_GAME, seat=seat)
 
     @property
     def awaiting_deal(self) -> bool:
@@ -214,7 +217,7 @@ def remove_from_groups(
     unless the player names that copy."""
     places = [(g, i) for g, group in enumerate(groups) for i, c in enumerate(group) if c == card]
     if not places:
-        raise InvalidMove(f"you do not hold {card.code}")
+        raise InvalidMove(Refusal.NOT_HELD, card=card.code)
     if at is not None and at in places:
         chosen = at
     else:
@@ -249,7 +252,7 @@ def next_after(seats: Sequence[int], seat: int, among: Iterable[int]) -> int:
         candidate = seats[(i + step) % n]
         if candidate in members:
             return candidate
-    raise RulesError("no seat to move to")
+    raise RulesError(Refusal.NO_SEAT_TO_MOVE)
 
 
 def with_player(state: GameState, player: Player) -> GameState:
@@ -288,13 +291,14 @@ def prize_of(state: GameState) -> scoring.Prize:
 
 def current_deal(state: GameState) -> Deal:
     if state.deal is None:
-        raise InvalidMove("there is no deal in progress")
+        raise InvalidMove(Refusal.NO_DEAL)
     return state.deal
 
 
-def require(condition: bool, message: str) -> None:
+def require(condition: bool, code: Refusal, /, **params: Unpack[RefusalParams]) -> None:
+    """Refuse the move with ``code`` unless ``condition`` holds."""
     if not condition:
-        raise InvalidMove(message)
+        raise InvalidMove(code, **params)
 
 
 class EventLog:

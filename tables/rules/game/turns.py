@@ -8,7 +8,7 @@ from typing import Any
 
 from .. import scoring
 from ..cards import Card
-from ..errors import InvalidMove, InvalidShoe
+from ..errors import InvalidMove, InvalidShoe, Refusal
 from ..melds import check_declaration, count_points, is_joker
 from ..shoe import HAND_SIZE, check_shoe, deal, reshuffle
 from .actions import (
@@ -76,14 +76,14 @@ from .state import (
 
 def _start_deal(state: GameState, action: Any, now: float, log: EventLog) -> GameState:
     assert isinstance(action, StartDeal)
-    require(deal_due(state, now), "a deal can start only when one is due")
+    require(deal_due(state, now), Refusal.DEAL_NOT_DUE)
     try:
         check_shoe(action.shoe, state.settings)
     except InvalidShoe as exc:
-        raise InvalidMove(str(exc)) from exc
+        raise InvalidMove(exc.code, **exc.params) from exc
     in_seats = seats_in(state)
     members = [s for s in state.tiebreak_seats if s in in_seats] or in_seats
-    require(len(members) >= 2, "a deal needs at least two players")
+    require(len(members) >= 2, Refusal.DEAL_NEEDS_TWO)
     if state.last_starter is None:
         starter = (
             state.toss if state.toss in members else next_after(state.seats, state.toss, members)
@@ -132,9 +132,9 @@ def _start_deal(state: GameState, action: Any, now: float, log: EventLog) -> Gam
 
 
 def _on_turn(state: GameState, seat: int) -> tuple[Deal, Hand]:
-    require(state.phase == "turn", "it is nobody's turn now")
+    require(state.phase == "turn", Refusal.NOBODYS_TURN)
     d = current_deal(state)
-    require(d.turn == seat, f"it is not seat {seat}'s turn")
+    require(d.turn == seat, Refusal.NOT_SEATS_TURN, seat=seat)
     hand = find_hand(d, seat)
     assert hand is not None
     return d, hand
@@ -143,8 +143,8 @@ def _on_turn(state: GameState, seat: int) -> tuple[Deal, Hand]:
 def _pick_closed(state: GameState, action: Any, now: float, log: EventLog) -> GameState:
     assert isinstance(action, PickClosed)
     d, hand = _on_turn(state, action.seat)
-    require(d.picked is None, "you have already picked a card this turn")
-    require(bool(d.closed), "the closed deck is empty")
+    require(d.picked is None, Refusal.ALREADY_PICKED)
+    require(bool(d.closed), Refusal.CLOSED_DECK_EMPTY)
     card = d.closed[0]
     hand = replace(hand, cards=(*hand.cards, card), groups=(*hand.groups, (card,)), missed=0)
     d = replace(with_hand(d, hand), closed=d.closed[1:], picked=card, picked_from="closed")
@@ -155,12 +155,12 @@ def _pick_closed(state: GameState, action: Any, now: float, log: EventLog) -> Ga
 def _pick_open(state: GameState, action: Any, now: float, log: EventLog) -> GameState:
     assert isinstance(action, PickOpen)
     d, hand = _on_turn(state, action.seat)
-    require(d.picked is None, "you have already picked a card this turn")
-    require(bool(d.open), "the open deck is empty")
+    require(d.picked is None, Refusal.ALREADY_PICKED)
+    require(bool(d.open), Refusal.OPEN_DECK_EMPTY)
     card = d.open[-1]
     if is_joker(card, d.cut_card):
         allowed = state.settings.first_open_joker_pickable and d.first_open_on_top
-        require(allowed, "a joker on the open deck cannot be picked")
+        require(allowed, Refusal.OPEN_JOKER)
     hand = replace(hand, cards=(*hand.cards, card), groups=(*hand.groups, (card,)), missed=0)
     d = replace(
         with_hand(d, hand),
@@ -204,8 +204,8 @@ def _discard_card(
 def _discard(state: GameState, action: Any, now: float, log: EventLog) -> GameState:
     assert isinstance(action, Discard)
     d, hand = _on_turn(state, action.seat)
-    require(d.picked is not None, "pick a card before you discard")
-    require(action.card in hand.cards, f"you do not hold {action.card.code}")
+    require(d.picked is not None, Refusal.PICK_BEFORE_DISCARD)
+    require(action.card in hand.cards, Refusal.NOT_HELD, card=action.card.code)
     state = _discard_card(state, d, hand, action.card, auto=False, log=log, at=action.at)
     return _next_turn(state, action.seat, now, log)
 
@@ -215,13 +215,13 @@ def _declare(state: GameState, action: Any, now: float, log: EventLog) -> GameSt
     d, hand = _on_turn(state, action.seat)
     require(
         d.picked is not None and len(hand.cards) == HAND_SIZE + 1,
-        "pick a card before you declare: a show needs 14 cards",
+        Refusal.PICK_BEFORE_DECLARE,
     )
-    require(action.finish_card in hand.cards, f"you do not hold {action.finish_card.code}")
+    require(action.finish_card in hand.cards, Refusal.NOT_HELD, card=action.finish_card.code)
     rest = remove_one(hand.cards, action.finish_card)
     require(
         same_cards(action.groups, rest),
-        "your groups must hold exactly the 13 cards of your hand other than the finish card",
+        Refusal.GROUPS_NOT_THIRTEEN,
     )
     verdict = check_declaration(action.groups, d.cut_card, settings=state.settings.meld)
     log.add(
@@ -267,8 +267,8 @@ def _declare(state: GameState, action: Any, now: float, log: EventLog) -> GameSt
 def _drop(state: GameState, action: Any, now: float, log: EventLog) -> GameState:
     assert isinstance(action, Drop)
     d, hand = _on_turn(state, action.seat)
-    require(d.picked is None, "you can drop only before you pick a card")
-    require(drops_allowed(state.settings, d), "drops are not allowed in this deal")
+    require(d.picked is None, Refusal.DROP_BEFORE_PICK)
+    require(drops_allowed(state.settings, d), Refusal.DROPS_NOT_ALLOWED)
     return _go_out_dropping(state, hand, "drop", now, log)
 
 
@@ -288,13 +288,13 @@ def _go_out_dropping(
 
 def _set_auto_drop(state: GameState, action: Any, now: float, log: EventLog) -> GameState:
     assert isinstance(action, SetAutoDrop)
-    require(state.phase == "turn", "auto drop can be set only while a deal is being played")
+    require(state.phase == "turn", Refusal.AUTO_DROP_NOT_NOW)
     d = current_deal(state)
     hand = find_hand(d, action.seat)
-    require(hand is not None and hand.status == "playing", "you are not playing this deal")
+    require(hand is not None and hand.status == "playing", Refusal.NOT_PLAYING)
     assert hand is not None
     if action.on:
-        require(drops_allowed(state.settings, d), "drops are not allowed in this deal")
+        require(drops_allowed(state.settings, d), Refusal.DROPS_NOT_ALLOWED)
     log.add(AutoDropSet(seat=action.seat, on=action.on))
     if action.on and d.turn == action.seat and d.picked is None:
         return _go_out_dropping(state, hand, "auto_drop", now, log)
@@ -304,13 +304,13 @@ def _set_auto_drop(state: GameState, action: Any, now: float, log: EventLog) -> 
 
 def _arrange(state: GameState, action: Any, now: float, log: EventLog) -> GameState:
     assert isinstance(action, Arrange)
-    require(state.phase in ("turn", "meld"), "there is no hand to arrange now")
+    require(state.phase in ("turn", "meld"), Refusal.NO_HAND_TO_ARRANGE)
     d = current_deal(state)
     hand = find_hand(d, action.seat)
-    require(hand is not None and hand.status == "playing", "you are not playing this deal")
+    require(hand is not None and hand.status == "playing", Refusal.NOT_PLAYING)
     assert hand is not None
-    require(not hand.submitted, "you have already submitted your cards")
-    require(same_cards(action.groups, hand.cards), "your groups must hold exactly your cards")
+    require(not hand.submitted, Refusal.ALREADY_SUBMITTED)
+    require(same_cards(action.groups, hand.cards), Refusal.GROUPS_NOT_YOUR_CARDS)
     log.add(Arranged(seat=action.seat))
     return replace(state, deal=with_hand(d, replace(hand, groups=action.groups)))
 
@@ -318,7 +318,7 @@ def _arrange(state: GameState, action: Any, now: float, log: EventLog) -> GameSt
 def _leave(state: GameState, action: Any, now: float, log: EventLog) -> GameState:
     assert isinstance(action, Leave)
     player = state.player(action.seat)
-    require(player.status != "left", "you have already left")
+    require(player.status != "left", Refusal.ALREADY_LEFT)
     was_in = player.status == "in"
     state = with_player(state, replace(player, status="left"))
     log.add(PlayerLeft(seat=action.seat))
@@ -378,9 +378,9 @@ def _set_connected(state: GameState, action: Any, now: float, log: EventLog) -> 
 
 def _timeout(state: GameState, action: Any, now: float, log: EventLog) -> GameState:
     assert isinstance(action, Timeout)
-    require(state.deadline is not None, "no timer is running")
+    require(state.deadline is not None, Refusal.NO_TIMER)
     assert state.deadline is not None
-    require(now >= state.deadline, "the timer has not run out yet")
+    require(now >= state.deadline, Refusal.TIMER_NOT_OUT)
     kind = state.deadline_kind
     if kind == "turn":
         return _turn_timeout(state, now, log)
@@ -396,7 +396,7 @@ def _timeout(state: GameState, action: Any, now: float, log: EventLog) -> GameSt
     if kind == "split":
         log.add(SplitDeclined(seat=None))
         return withdraw_split(state, now, log)
-    raise InvalidMove(f"unknown timer {kind!r}")
+    raise InvalidMove(Refusal.UNKNOWN_TIMER, value=repr(kind))
 
 
 def _turn_timeout(state: GameState, now: float, log: EventLog) -> GameState:
