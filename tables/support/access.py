@@ -3,16 +3,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.db.models import QuerySet
 
 from tables.models import Deal, DealAccess
 
+if TYPE_CHECKING:
+    from accounts.models import User
+
 __all__ = ["deal_accesses"]
 
 
-def deal_accesses(*, deal: Deal | None = None, user: Any = None) -> QuerySet[DealAccess]:
+def deal_accesses(*, deal: Deal | None = None, user: User | None = None) -> QuerySet[DealAccess]:
     """The access log (who opened which deal's review or export, when), newest first."""
     rows = DealAccess.objects.select_related("user", "deal", "deal__game").order_by("-at", "-pk")
     if deal is not None:
