@@ -10,7 +10,10 @@ players at a Pool 101 table with every seat's socket counted open (``presence``)
 ``POST /tables/<id>/act`` through Django's test client (the session, the middleware, the view,
 the service, the commit and the pushes after it). Printed, per move, in CPU time
 (``time.thread_time``): the whole request, and the pushes' own share; the renders per move
-(felt and fragments, ``tables.live.realtime.renders``); the bytes of the felt and of a fragment.
+(felt and fragments, ``tables.live.realtime.renders``); the bytes of the felt and of a fragment
+as rendered; and the frames the sockets get, as the consumer sends them (its version marker and
+the felt, or the felt's regions that changed, to each of the six sockets; a fragment to its own
+seat's socket): the median frame to a seat and all the frames of one move.
 """
 
 from __future__ import annotations
@@ -117,6 +120,40 @@ def run(moves: int) -> None:
         return html
 
     realtime.render_felt, realtime.render_seat = felt, seat
+    from django.template.loader import render_to_string
+
+    frames: list[int] = []  # every frame a socket gets
+    move_bytes: list[int] = []  # all the frames of one move
+    send_all = realtime._send_all
+
+    async def counted(layer: Any, outbox: list[tuple[str, dict[str, Any]]]) -> None:
+        total = 0
+        for _group, event in outbox:
+            kind = "felt" if event["type"] == "table.felt" else "seat"
+            marker = render_to_string(
+                "tables/_push.html",
+                {
+                    "from_version": event.get("from_version"),
+                    "version": event["version"],
+                    "kind": kind,
+                },
+            )
+            html = event["html"]
+            if kind == "felt":
+                body = marker + (html["en"] if html else "")
+                frames.extend([len(body.encode())] * len(users))
+                total += len(body.encode()) * len(users)
+            else:
+                body = marker + html
+                frames.append(len(body.encode()))
+                total += len(body.encode())
+            if os.environ.get("BENCH_DUMP_FRAMES"):
+                with Path(os.environ["BENCH_DUMP_FRAMES"]).open("a") as dump:
+                    dump.write(f"=== {kind} {len(body.encode())} bytes\n{body}\n")
+        move_bytes.append(total)
+        await send_all(layer, outbox)
+
+    realtime._send_all = counted
     push = realtime.table_push  # (read at run time: a profiler may wrap it)
 
     def timed_push(moved: Any) -> None:
@@ -159,6 +196,11 @@ def run(moves: int) -> None:
     print(f"CPU of the pushes per move:      median {statistics.median(push_cpu) * 1000:.2f} ms")
     felts, fragments = renders["felt"] / done, renders["seat"] / done
     print(f"renders per move: felt {felts:.2f}, fragments {fragments:.2f}")
+    print(
+        f"frames: median {int(statistics.median(frames))} bytes to a socket; one move's frames"
+        f" mean {statistics.mean(move_bytes) / 1000:.1f} KB, median"
+        f" {statistics.median(move_bytes) / 1000:.1f} KB"
+    )
     for kind in ("felt", "seat"):
         if sizes[kind]:
             print(

@@ -66,6 +66,15 @@ def player(user_factory: Callable[..., Any]) -> Any:
 
 
 @pytest.fixture(autouse=True)
+def _nothing_sent_yet() -> None:
+    """Every test starts with no memory of the fragments and felts this process pushed (a
+    database can hand a later test the same game ids)."""
+    from tables.live.realtime import sent_forget
+
+    sent_forget()
+
+
+@pytest.fixture(autouse=True)
 def _lobby_pushed_at_once() -> Any:
     """Every lobby change is pushed at once in the tests (each test runs its own event loop,
     which a push gathered for later could outlive); ``test_lobby_push`` tests the gathering.

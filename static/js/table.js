@@ -10,8 +10,10 @@
   // The page is one shared felt (#felt-root: the same for every viewer) with the viewer's own
   // parts in its places (#seat-top, #my-area, #seat-foot: hand, actions, notices). The server
   // pushes the felt after every change, marked with the version it moves the page from and
-  // to (<div id="felt-push" data-from="A" data-version="B">; no felt after it when nothing
-  // shown changed), and this player's parts only when they changed (<div id="seat-push"
+  // to (<div id="felt-push" data-from="A" data-version="B">), followed by the whole felt, or by
+  // only the regions of it that changed (elements with the ids of the ones they replace: a
+  // seat, the decks, the clock, the open deck's history...), or by nothing when nothing shown
+  // changed; and this player's parts only when they changed (<div id="seat-push"
   // data-version="V">). The page applies a felt when it shows the "from" version and
   // re-fetches its whole view over HTTP when it does not (a missed push) or after a reconnect
   // (the server then says only "version N"). The page turns the felt for its viewer: the ring
@@ -78,7 +80,11 @@
       const shown = shownVersion();
       if (to <= shown) return;
       if (from !== shown) { refetch(); return; }  // a push was missed
-      if (!box.querySelector("#felt-root")) { felt().dataset.version = String(to); settled(); return; }
+      if (!box.querySelector("#felt-root") && box.children.length < 2) {
+        felt().dataset.version = String(to);
+        settled();
+        return;
+      }
       if (dragging) { pendingFelt = box; return; }  // applied when the card is dropped
       applyFelt(box);
     } else if (text.indexOf('id="seat-push"') !== -1) {
@@ -114,7 +120,8 @@
   function applyFelt(box) {
     const fresh = box.querySelector("#felt-root");
     const current = felt();
-    if (!fresh || !current) { refetch(); return; }
+    if (!current) { refetch(); return; }
+    if (!fresh) { applyRegions(box, current); return; }
     carryOver(current, fresh);
     const active = document.activeElement;  // moving the player's parts blurs it
     PARTS.forEach(function (id) {
@@ -126,6 +133,27 @@
     });
     current.replaceWith(fresh);
     htmx.process(fresh);
+    if (active && active !== document.activeElement && document.contains(active)) {
+      active.focus({ preventScroll: true });
+    }
+    settled();
+  }
+  // Only the regions that changed: each replaces the element with its id (the page shows the
+  // rest as it is at the "from" version).
+  function applyRegions(box, current) {
+    const marker = box.querySelector("#felt-push");
+    const regions = Array.from(box.children).filter(function (el) { return el !== marker; });
+    if (regions.some(function (el) { return !el.id || !current.querySelector("#" + el.id); })) {
+      refetch();  // a place this page does not have: it is not at the "from" version
+      return;
+    }
+    carryOver(current, box);
+    const active = document.activeElement;
+    regions.forEach(function (el) {
+      current.querySelector("#" + el.id).replaceWith(el);
+      htmx.process(el);
+    });
+    current.dataset.version = marker.dataset.version;
     if (active && active !== document.activeElement && document.contains(active)) {
       active.focus({ preventScroll: true });
     }
@@ -145,6 +173,15 @@
       const old = document.getElementById(id);
       if (old) { old.replaceWith(part); htmx.process(part); } else { parked[id] = part; }
     });
+    // The actions alone, when the hand above them did not change.
+    const actions = box.querySelector("#my-area") ? null : box.querySelector("#my-actions");
+    if (actions) {
+      const old = document.getElementById("my-actions");
+      if (!old) { refetch(); return; }
+      actions.removeAttribute("hx-swap-oob");
+      old.replaceWith(actions);
+      htmx.process(actions);
+    }
     settled();
   }
   function settled() {
@@ -175,6 +212,12 @@
       if (me && el.dataset.you) el.textContent = el.dataset.you;
     });
     const seats = Array.from(f.querySelectorAll("#felt > .seat"));
+    // The seat that made the move the page just received flashes (the felt's line says who).
+    const line = document.getElementById("last-move");
+    const mover = line && line.classList.contains("fresh") ? line.dataset.mover : undefined;
+    seats.forEach(function (el) {
+      el.classList.toggle("just-moved", mover !== undefined && el.dataset.seat === mover);
+    });
     const slots = SLOTS[seats.length];
     if (slots) {
       let start = seats.findIndex(function (el) { return el.dataset.seat === mine; });

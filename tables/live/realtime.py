@@ -46,7 +46,7 @@ from django.utils import timezone, translation
 
 from tables.events import UNKNOWN_DEAL, TableMoved, table_moved_subscribe
 from tables.live import presence
-from tables.presenters.table import seat_keys
+from tables.presenters.table import seat_hand_key, seat_keys
 from tables.readmodel import TableRead
 
 if TYPE_CHECKING:
@@ -79,15 +79,17 @@ class _PushRequest:
     path = ""
 
 
-# (game id, user id) -> (version, keys of the parts) of the fragment this process last sent.
-_sent: OrderedDict[tuple[int, int], tuple[int, tuple[str, str]]] = OrderedDict()
+# (game id, user id) -> (version, keys of the parts: the hand with its actions and notices, the
+# hand alone, the foot) of the fragment this process last sent.
+_SeatKeys = tuple[str, str, str]
+_sent: OrderedDict[tuple[int, int], tuple[int, _SeatKeys]] = OrderedDict()
 _sent_lock = threading.Lock()
 _SENT_MAX = 20_000
 # Renders by kind since the process started, for tests and the benchmark ("felt", "seat").
 renders: dict[str, int] = {"felt": 0, "seat": 0}
 
 
-def _remembered(key: tuple[int, int], from_version: int) -> tuple[str, str] | None:
+def _remembered(key: tuple[int, int], from_version: int) -> _SeatKeys | None:
     with _sent_lock:
         entry = _sent.get(key)
     if entry is None or entry[0] != from_version:
@@ -95,7 +97,7 @@ def _remembered(key: tuple[int, int], from_version: int) -> tuple[str, str] | No
     return entry[1]
 
 
-def _remember(key: tuple[int, int], version: int, keys: tuple[str, str]) -> None:
+def _remember(key: tuple[int, int], version: int, keys: _SeatKeys) -> None:
     with _sent_lock:
         _sent[key] = (version, keys)
         _sent.move_to_end(key)
@@ -148,6 +150,8 @@ _LAYOUT_SPACE = re.compile(r"[ \t]*\n\s*")
 
 
 ALL_PARTS = frozenset({"main", "foot"})
+# The parts of a seat's fragment: ``main`` (the notices, the hand and the actions), ``actions``
+# (the notices and the actions, the hand as it was), ``foot`` (the commitment and leaving).
 
 
 def render_seat(
@@ -158,9 +162,8 @@ def render_seat(
     request: Any = None,
     parts: frozenset[str] = ALL_PARTS,
 ) -> str:
-    """One seat's fragment (its ``parts`` swapped out of band: ``main``, the notices, the hand
-    and the actions; ``foot``, the commitment and leaving), with the header's balance when
-    money moved."""
+    """One seat's fragment (its ``parts`` swapped out of band, ``ALL_PARTS`` by default), with
+    the header's balance when money moved."""
     from ledger.selectors import wallet_balances_for_header
 
     context = {**context, "user": user, "oob": True}
@@ -169,12 +172,25 @@ def render_seat(
         context["header_balances"] = wallet_balances_for_header(user=user)
     renders["seat"] += 1
     html = ""
-    if "main" in parts:
-        main = render_to_string(SEAT_PARTIAL, {**context, "parts": {"main"}})
-        html = _LAYOUT_SPACE.sub("\n", main)
+    for part in ("main", "actions"):
+        if part in parts:
+            main = render_to_string(SEAT_PARTIAL, {**context, "parts": {part}})
+            html = _LAYOUT_SPACE.sub("\n", main)
     if "foot" in parts:  # as written: the shoe's preimage is shown byte for byte
         html += render_to_string(SEAT_PARTIAL, {**context, "parts": {"foot"}})
     return html
+
+
+def _changed_parts(sent: _SeatKeys | None, keys: _SeatKeys) -> frozenset[str]:
+    """The parts of a seat's fragment to send, from the keys sent before (``None``: all)."""
+    if sent is None:
+        return ALL_PARTS
+    parts = set()
+    if sent[0] != keys[0]:
+        parts.add("main" if sent[1] != keys[1] else "actions")
+    if sent[2] != keys[2]:
+        parts.add("foot")
+    return frozenset(parts)
 
 
 def felt_context(data: TableRead, *, now: float, online: dict[int, bool]) -> dict[str, Any]:
@@ -184,8 +200,79 @@ def felt_context(data: TableRead, *, now: float, online: dict[int, bool]) -> dic
 
 
 def render_felt(context: dict[str, Any]) -> str:
+    """The felt as rendered, its regions still marked (``felt_regions`` cuts them out)."""
     renders["felt"] += 1
     return _LAYOUT_SPACE.sub("\n", render_to_string(FELT_PARTIAL, context))
+
+
+# A region of the felt: one element with an id, marked in the template by ``<!--region-->``
+# before it and ``<!--/region-->`` after it (regions do not nest).
+_REGION = re.compile(r"<!--region-->(.*?)<!--/region-->", re.S)
+_REGION_ID = re.compile(r'<[a-z]+[^>]*?\sid="([^"]+)"')
+
+
+def felt_regions(html: str) -> tuple[str, dict[str, str]]:
+    """The felt cut into its regions (id -> HTML) and the rest, its skeleton (the regions'
+    places marked by their ids; the root's opening tag, which carries the version, left out)."""
+    regions: dict[str, str] = {}
+
+    def cut(match: re.Match[str]) -> str:
+        body = match.group(1)
+        found = _REGION_ID.match(body)
+        region_id = found.group(1) if found else f"?{len(regions)}"
+        regions[region_id] = body
+        return f"<!--{region_id}-->"
+
+    skeleton = _REGION.sub(cut, html)
+    return skeleton[skeleton.find(">") + 1 :], regions
+
+
+def felt_whole(html: str) -> str:
+    """The felt as a page shows it: the region marks taken out."""
+    return html.replace("<!--region-->", "").replace("<!--/region-->", "")
+
+
+# (game id, language) -> (version, hash of the skeleton, hash of each region) of the felt this
+# process last sent: the next felt sends only the regions that changed since, when it moves the
+# page from that version and the skeleton is the same; otherwise the whole felt.
+_felts: OrderedDict[tuple[int, str], tuple[int, int, dict[str, int]]] = OrderedDict()
+
+
+def _felt_frame(
+    key: tuple[int, str], html: str, *, from_version: int, version: int
+) -> tuple[str, bool]:
+    """What the felt's frame carries for ``html`` (a fresh render): the whole felt, or only the
+    regions that changed (``True`` then)."""
+    skeleton, regions = felt_regions(html)
+    hashes = {region_id: hash(body) for region_id, body in regions.items()}
+    shape = hash(skeleton)
+    with _sent_lock:
+        before = _felts.get(key)
+        _felts[key] = (version, shape, hashes)
+        _felts.move_to_end(key)
+        while len(_felts) > _SENT_MAX:
+            _felts.popitem(last=False)
+    if before is None or before[0] != from_version or before[1] != shape:
+        return felt_whole(html), False
+    changed = "".join(
+        body for region_id, body in regions.items() if before[2].get(region_id) != hashes[region_id]
+    )
+    return changed, True
+
+
+def sent_forget() -> None:
+    """Forget what this process last sent (the next push of every table sends it whole)."""
+    with _sent_lock:
+        _sent.clear()
+        _felts.clear()
+
+
+def _felt_carried(key: tuple[int, str], *, from_version: int, version: int) -> None:
+    """The felt at ``version`` is the one sent at ``from_version`` (nothing shown changed)."""
+    with _sent_lock:
+        before = _felts.get(key)
+        if before is not None and before[0] == from_version:
+            _felts[key] = (version, before[1], before[2])
 
 
 def _felt_unchanged(moved: TableMoved, data: TableRead) -> bool:
@@ -239,13 +326,10 @@ def table_push(moved: TableMoved) -> None:
                 data = _data(moved, user)
                 language = _language_of(user)
                 main, foot = (k + language for k in seat_keys(data))
+                keys = (main, seat_hand_key(data) + language, foot)
                 sent = None if moved.money_moved else _remembered(key, moved.from_version)
-                parts = frozenset(
-                    part
-                    for part, now_key, i in (("main", main, 0), ("foot", foot, 1))
-                    if sent is None or sent[i] != now_key
-                )
-                _remember(key, version, (main, foot))  # what the page shows at this version
+                parts = _changed_parts(sent, keys)
+                _remember(key, version, keys)  # what the page shows at this version
                 if not parts:
                     continue
                 context = seat_context(data, now=now)
@@ -255,17 +339,20 @@ def table_push(moved: TableMoved) -> None:
                 {"type": "table.seat", "html": html, "version": version},
             )
         public = _data(moved, None)
-        frame: dict[str, Any] = {"from_version": moved.from_version, "version": version}
+        frame = {"from_version": moved.from_version, "version": version}
+        languages = sorted({_language_of(None)} | {_language_of(u) for u in seated.values()})
         if _felt_unchanged(moved, public):
+            for language in languages:
+                _felt_carried((moved.game.pk, language), **frame)
             send(table_group(table_id), {"type": "table.felt", "html": None, **frame})
         else:
             by_seat = {s.seat_no: s.user_id for s in seats}
             online = {seat: bool(sockets.get(uid)) for seat, uid in by_seat.items()}
-            languages = {_language_of(None)} | {_language_of(u) for u in seated.values()}
             felts: dict[str, str] = {}
-            for language in sorted(languages):
+            for language in languages:
                 with translation.override(language):
-                    felts[language] = render_felt(felt_context(public, now=now, online=online))
+                    html = render_felt(felt_context(public, now=now, online=online))
+                felts[language], _ = _felt_frame((moved.game.pk, language), html, **frame)
             send(table_group(table_id), {"type": "table.felt", "html": felts, **frame})
         async_to_sync(_send_all)(layer, outbox)  # one hop to the event loop for them all
         if moved.lobby_changed:

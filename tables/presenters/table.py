@@ -500,3 +500,24 @@ def seat_keys(data: TableRead) -> tuple[str, str]:
     )
     foot = (data.commitment, my_seat, data.can_leave)
     return repr(main), repr(foot)
+
+
+def seat_hand_key(data: TableRead) -> str:
+    """What the hand of a seat's fragment reads (``my-area`` above its actions): equal keys
+    render an equal hand, so a change that moves only the actions (the turn coming to this
+    player) sends the actions alone."""
+    view = data.view
+    deal = view.deal if view is not None else None
+    allowed = set(data.allowed)
+    return repr(
+        (
+            data.user_id,
+            data.my_seat,
+            data.game_status,
+            view.hand if view is not None else None,
+            deal.number if deal is not None else None,
+            deal.cut_joker if deal is not None else None,
+            "arrange" in allowed,
+            "declare" in allowed,
+        )
+    )

@@ -212,6 +212,49 @@ def test_the_page_follows_the_game_without_a_reload(page, practice_table, funded
     assert int(page.locator("#table-root").get_attribute("data-version")) > start + 2
 
 
+# What a player reads off the felt and their own parts, countdowns left out.
+_SHOWN = """() => {
+  const text = el => el ? el.innerText.replace(/\\d+s\\b/g, "").trim() : null;
+  const seats = Array.from(document.querySelectorAll("#felt > .seat")).map(el => [
+    el.dataset.seat,
+    Array.from(el.classList).filter(c => c !== "just-moved").sort().join(" "),
+    text(el),
+  ]);
+  return {
+    seats: seats,
+    closed: text(document.getElementById("pile-closed")),
+    open: (document.querySelector("#pile-open .pcard") || {dataset: {}}).dataset.code || null,
+    line: text(document.getElementById("last-move")),
+    hand: Array.from(document.querySelectorAll("#my-hand .pcard")).map(c => c.dataset.code),
+    actions: Array.from(document.querySelectorAll("#my-actions .button")).map(b => b.innerText),
+    version: document.getElementById("felt-root").dataset.version,
+  };
+}"""
+
+
+def test_a_page_kept_by_pushes_shows_what_a_reload_shows(page, practice_table, funded_player):
+    """Turns played on one page (the felt and the parts swapped in as pushed, in regions and
+    alone) leave it showing what the same page shows when loaded afresh."""
+    login(page, "meera", PASSWORD)
+    page.locator("tr.lobby-row", has_text="Browser practice").locator("button").click()
+    page.wait_for_selector("#table-root")
+    for _turn in range(3):
+        _wait_my_turn(page)
+        _wait_live(page)
+        page.click(".act-pick_closed button")
+        page.wait_for_function("() => document.querySelectorAll('#my-hand .pcard').length === 14")
+        page.locator("#my-hand .pcard").last.click()
+        page.click(".act-discard button")
+        page.wait_for_function("() => document.querySelectorAll('#my-hand .pcard').length === 13")
+    _wait_my_turn(page)  # the computer player has moved: nothing changes until I do
+    _wait_live(page)
+    pushed = page.evaluate(_SHOWN)
+    page.reload()
+    page.wait_for_selector("#my-hand .pcard")
+    _wait_live(page)
+    assert page.evaluate(_SHOWN) == pushed
+
+
 @pytest.fixture
 def classic_table(transactional_db):
     return _practice_table("Browser classic", "classic")

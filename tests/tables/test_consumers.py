@@ -122,7 +122,11 @@ def test_a_socket_gets_the_current_version_then_every_new_felt(two, spectator_he
     game = two.game()
     assert first == before == game.version - 1
     assert after == game.version
-    assert 'id="felt-root"' in html and f'data-version="{game.version}"' in html
+    # The felt's regions that changed (this process sent the felt before it): the seat that
+    # moved, the line of what happened, the open deck's history; never a hand.
+    assert 'id="felt-root"' not in html
+    assert 'id="felt-seat-1"' in html and 'id="last-move"' in html
+    assert 'id="felt-seat-2"' not in html  # the other seat did not change
     assert 'id="my-hand"' not in html
 
 

@@ -1,0 +1,181 @@
+"""What a move sends, heard on the configured channel layer (Redis in the PostgreSQL run,
+in-memory on the embedded default): the felt whole the first time, then only its regions that
+changed; a seat's whole hand when it changed, its actions alone when only they did."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.core.cache import cache
+
+from tables.live import presence, realtime
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+Heard = list[tuple[str, dict[str, Any]]]
+
+
+@pytest.fixture
+def six(seated: Any, toss: Any) -> Any:
+    toss(1)
+    t = seated(6)
+    cache.delete_many([presence.presence_key(t.table.pk, u.pk) for u in t.users.values()])
+    for user in t.users.values():
+        presence.socket_opened(table_id=t.table.pk, user_id=user.pk)
+    return t
+
+
+@pytest.fixture
+def listen(six: Any) -> Callable[[Callable[[], Any]], Heard]:
+    """``listen(act)``: every event the table's group and each seat's group get from ``act``."""
+    layer = get_channel_layer()
+    assert layer is not None
+    groups = {"table": realtime.table_group(six.table.pk)} | {
+        f"seat {seat}": realtime.seat_group(six.table.pk, user.pk)
+        for seat, user in six.users.items()
+    }
+
+    async def join() -> dict[str, str]:
+        channels = {}
+        for name, group in groups.items():
+            channels[name] = await layer.new_channel()
+            await layer.group_add(group, channels[name])
+        return channels
+
+    channels = async_to_sync(join)()
+
+    async def drain() -> Heard:
+        import asyncio
+
+        heard: Heard = []
+        for name, channel in channels.items():
+            while True:
+                try:
+                    event = await asyncio.wait_for(layer.receive(channel), timeout=0.2)
+                except TimeoutError:
+                    break
+                heard.append((name, event))
+        return heard
+
+    def run(act: Callable[[], Any]) -> Heard:
+        async_to_sync(drain)()  # what came before
+        act()
+        return async_to_sync(drain)()
+
+    return run
+
+
+def _felt(heard: Heard) -> str:
+    (html,) = [e["html"]["en"] for name, e in heard if e["type"] == "table.felt"]
+    return str(html)
+
+
+def _ids(html: str) -> list[str]:
+    """The ids of the top-level elements of a region frame."""
+    return re.findall(r'(?:^|</\w+>)\s*<\w+ [^>]*?\bid="([^"]+)"', html)
+
+
+def _seat_parts(heard: Heard) -> dict[str, str]:
+    return {name: e["html"] for name, e in heard if e["type"] == "table.seat"}
+
+
+def test_the_felt_goes_whole_first_then_only_the_regions_that_changed(six: Any, listen: Any):
+    realtime.sent_forget()  # nothing sent before (the game's start was)
+    first = _felt(listen(lambda: six.act(1, "pick_closed")))
+    assert 'id="felt-root"' in first and "<!--region-->" not in first
+    card = six.view(1)["hand"]["picked"]
+    regions = _felt(listen(lambda: six.act(1, "discard", card=card)))
+    assert 'id="felt-root"' not in regions
+    # The mover's seat (a card fewer, its turn over) and the next one (its turn begins), the
+    # open deck, the line, the lists and the clock; not the four other seats, not the closed
+    # deck (nobody took from it).
+    assert set(_ids(regions)) == {
+        "felt-seat-1",
+        "felt-seat-2",
+        "pile-open",
+        "last-move",
+        "discard-history",
+        "recent-moves",
+        "head-clock",
+    }
+    assert len(regions) < len(first) / 2
+    assert 'data-mover="1"' in regions  # the page flashes the seat that moved
+    picked = _felt(listen(lambda: six.act(2, "pick_closed")))
+    assert "felt-seat-2" in _ids(picked) and "pile-closed" in _ids(picked)
+    assert "felt-seat-1" not in _ids(picked)
+
+
+def test_the_felt_goes_whole_when_this_process_did_not_send_the_one_before(
+    six: Any, listen: Any
+) -> None:
+    listen(lambda: six.act(1, "pick_closed"))
+    realtime.sent_forget()  # as if another process had pushed the version before
+    card = six.view(1)["hand"]["picked"]
+    assert 'id="felt-root"' in _felt(listen(lambda: six.act(1, "discard", card=card)))
+
+
+def test_the_regions_sent_make_the_felt_of_the_new_version(
+    six: Any, listen: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The felt sent before, with the regions sent now put in the places of the elements with
+    their ids, is the whole felt of the new version (the same change pushed again by a process
+    that sent nothing before)."""
+    from tables import events
+
+    realtime.sent_forget()
+    before = _felt(listen(lambda: six.act(1, "pick_closed")))  # whole
+    changes: list[events.TableMoved] = []
+    monkeypatch.setattr(events, "_subscribers", [*events._subscribers, changes.append])
+    card = six.view(1)["hand"]["picked"]
+    regions = _felt(listen(lambda: six.act(1, "discard", card=card)))
+    realtime.sent_forget()
+    whole = _felt(listen(lambda: realtime.table_push(changes[-1])))
+    assert 'id="felt-root"' in whole
+    patched = before
+    for region_id in _ids(regions):
+        start = re.search(rf'<\w+ [^>]*?\bid="{region_id}"', regions)
+        old = re.search(rf'<\w+ [^>]*?\bid="{region_id}"', patched)
+        assert start and old, region_id
+        patched = _replace_element(patched, old.start(), _element_at(regions, start.start()))
+    version = re.compile(r'(id="felt-root"[^>]*data-version=")\d+')
+    assert _strip_times(version.sub(r"\1", patched)) == _strip_times(version.sub(r"\1", whole))
+
+
+def _element_at(html: str, start: int) -> str:
+    """The element of ``html`` that starts at ``start``, with everything in it."""
+    tag = re.match(r"<(\w+)", html[start:])
+    assert tag
+    depth = 0
+    for match in re.finditer(rf"<(/?){tag.group(1)}\b[^>]*>", html[start:]):
+        depth += -1 if match.group(1) else 1
+        if depth == 0:
+            return html[start : start + match.end()]
+    raise AssertionError(f"element at {start} not closed")
+
+
+def _replace_element(html: str, start: int, new: str) -> str:
+    """``html`` with the element that starts at ``start`` replaced by ``new``."""
+    return html[:start] + new + html[start + len(_element_at(html, start)) :]
+
+
+def _strip_times(html: str) -> str:
+    """The countdowns' seconds, which the two renders read at different instants."""
+    return re.sub(r">\d+s<", "><", html)
+
+
+def test_the_player_whose_turn_begins_gets_the_actions_alone(six: Any, listen: Any) -> None:
+    listen(lambda: six.act(1, "pick_closed"))
+    card = six.view(1)["hand"]["picked"]
+    parts = _seat_parts(listen(lambda: six.act(1, "discard", card=card)))
+    assert set(parts) == {"seat 1", "seat 2"}
+    mover, next_up = parts["seat 1"], parts["seat 2"]
+    assert 'id="my-area"' in mover and 'id="my-hand"' in mover  # a card fewer
+    assert 'id="my-hand"' not in next_up and 'id="my-area"' not in next_up
+    assert 'id="my-actions"' in next_up and 'id="seat-top"' in next_up
+    assert "act-pick_closed" in next_up and 'data-my-turn="true"' in next_up
+    assert len(next_up) < len(mover) / 2
