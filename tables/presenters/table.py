@@ -437,7 +437,7 @@ def present_seat(*, data: TableRead, now: float) -> SeatView:
     view = data.view
     my_seat = data.my_seat
     classic = data.variant == "classic"
-    # Built as a set of the engine's actions, then leaving: the page lists them in its order.
+    # The actions allowed, then leaving (``data-allowed`` lists them in the set's own order).
     allowed = frozenset((*data.allowed, "leave") if data.can_leave else data.allowed)
     seat = SeatView(
         table=table,
