@@ -4,6 +4,7 @@ selectors) into what the templates show. Presentation only: no rule is decided h
 - ``cards``: card faces, money (rupees or chips, never minor units) and a player's words
 - ``table``: ``present_felt`` (the felt every viewer shares) and ``present_seat`` (one
   player's own fragment)
+- ``page``: what they return, typed and frozen (``FeltView``, ``SeatView`` and their parts)
 - ``results``: result sheets, the game-over block, drop costs and wrong-show reasons
 """
 

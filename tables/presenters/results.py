@@ -5,7 +5,7 @@ engine's and the ledger's; this module puts them in words."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy
@@ -18,6 +18,16 @@ from tables.presenters.cards import (
     player_words,
     signed_money,
     sort_codes,
+)
+from tables.presenters.page import (
+    CardGroup,
+    DropCost,
+    GameResultView,
+    PrizeLine,
+    ResultSheetView,
+    SettlementRow,
+    SheetMeld,
+    SheetRow,
 )
 from tables.readmodel import GameView, TableRead
 
@@ -108,17 +118,17 @@ def split_finish(groups: list[list[str]], size: int) -> tuple[list[list[str]], s
     return [list(g) for g in groups], None
 
 
-def running_totals(view: Mapping[str, Any], variant: str) -> dict[int, Any]:
+def running_totals(view: Mapping[str, Any], variant: str) -> dict[int, int | None]:
     """The running total per seat: chips in deals, the points of every deal in points (its
     players' ``total`` stays 0: money settles it), the pool or penalty total otherwise."""
     players = view.get("players", [])
     if variant == "deals":
         return {p["seat"]: p.get("chips") for p in players}
     if variant == "points":
-        totals = {p["seat"]: 0 for p in players}
+        totals: dict[int, int | None] = {p["seat"]: 0 for p in players}
         for h in view.get("history") or []:
             for x in h["scores"]:
-                totals[x["seat"]] = totals.get(x["seat"], 0) + int(x["points"])
+                totals[x["seat"]] = (totals.get(x["seat"]) or 0) + int(x["points"])
         return totals
     return {p["seat"]: p.get("total") for p in players}
 
@@ -139,7 +149,7 @@ def seat_money(data: TableRead) -> dict[int, dict[str, int]] | None:
 
 def drop_info(
     view: GameView, rules: Any, my_seat: int | None, variant: str, currency: str
-) -> dict[str, Any] | None:
+) -> DropCost | None:
     """What dropping costs the viewer now, for the Drop and Auto drop buttons: a first drop on
     the player's first turn, a middle drop later (auto drop: at the player's next turn)."""
     me = view.player(my_seat)
@@ -150,7 +160,8 @@ def drop_info(
     on_turn_picked = deal is not None and deal.turn == my_seat and deal.turn_picked
     first_drop, middle_drop = rule(rules, "first_drop"), rule(rules, "middle_drop")
 
-    def cost(first: bool) -> dict[str, Any]:
+    def cost(first: bool) -> tuple[int, str, str, str]:
+        """The points, the kind of drop, its words and the confirmation asked."""
         points = first_drop if first else middle_drop
         kind = gettext("Drop now") if first else gettext("Middle drop")
         after = ""
@@ -174,20 +185,18 @@ def drop_info(
             }
         text = gettext("%(kind)s: %(points)s points.") % {"kind": kind, "points": points}
         confirm = [text, after, gettext("You sit out the rest of this deal. Drop?")]
-        return {
-            "points": points,
-            "kind": kind,
-            "text": text,
-            "confirm": " ".join(part for part in confirm if part),
-        }
+        return points, kind, text, " ".join(part for part in confirm if part)
 
-    now = cost(first_turn)
-    auto = cost(first_turn and not on_turn_picked)
-    return {
-        **now,
-        "label": gettext("Drop (%(points)s points)") % {"points": now["points"]},
-        "auto_label": gettext("Auto drop (%(points)s points)") % {"points": auto["points"]},
-    }
+    points, kind, text, confirm = cost(first_turn)
+    auto_points = cost(first_turn and not on_turn_picked)[0]
+    return DropCost(
+        points=points,
+        kind=kind,
+        text=text,
+        confirm=confirm,
+        label=gettext("Drop (%(points)s points)") % {"points": points},
+        auto_label=gettext("Auto drop (%(points)s points)") % {"points": auto_points},
+    )
 
 
 _OUTCOME_WORDS = {
@@ -212,7 +221,7 @@ class ResultSheet:
         rules: Any,
         variant: str,
         currency: str,
-        name_of: Any,
+        name_of: Callable[[int], str],
         my_seat: int | None,
         money_by_seat: dict[int, dict[str, int]] | None,
     ) -> None:
@@ -225,50 +234,53 @@ class ResultSheet:
         self.money_by_seat = money_by_seat
         self.totals = running_totals(view, variant)
 
-    def present(self, last: dict[str, Any], cut: str | None) -> dict[str, Any]:
+    def present(self, last: Mapping[str, Any], cut: str | None) -> ResultSheetView:
         classic = self.variant == "classic"
-        rows = [
+        rows = tuple(
             self._classic_row(r, last)
             if classic
             else self._row(r, last, last.get("cut_joker") or cut)
             for r in last.get("results", [])
-        ]
+        )
         number = {"number": last.get("number")}
         title = (
             gettext("Hand %(number)s result") if classic else gettext("Deal %(number)s result")
         ) % number
         if last.get("tiebreak"):
             title = gettext("Tie-breaker deal %(number)s result") % number
-        sheet: dict[str, Any] = {
-            "number": last.get("number"),
-            "title": title,
-            "headline": self._headline(last),
-            "rows": rows,
-            "total_label": {"deals": gettext("Chips"), "classic": gettext("Penalty total")}.get(
+        rummy_note = ""
+        melds: tuple[SheetMeld, ...] = ()
+        if classic:
+            bonus = rule(self.rules, "rummy_bonus", 25)
+            if last.get("reason") == "rummy":
+                rummy_note = gettext("going rummy +%(bonus)s") % {"bonus": bonus}
+            melds = tuple(
+                SheetMeld(
+                    cards=tuple(faces(m["cards"])),
+                    kind=classic_meld_label(m.get("kind", "")),
+                    owner=self.name_of(m["owner"]),
+                )
+                for m in last.get("melds", [])
+            )
+        return ResultSheetView(
+            number=last.get("number"),
+            title=title,
+            headline=self._headline(last),
+            rows=rows,
+            total_label={"deals": gettext("Chips"), "classic": gettext("Penalty total")}.get(
                 self.variant, gettext("Total")
             ),
-            "show_money": self.money_by_seat is not None,
-            "money_label": (
+            show_money=self.money_by_seat is not None,
+            money_label=(
                 gettext("Won / lost this deal")
                 if self.variant == "points"
                 else gettext("Won / lost")
             ),
-        }
-        if classic:
-            bonus = rule(self.rules, "rummy_bonus", 25)
-            if last.get("reason") == "rummy":
-                sheet["rummy_note"] = gettext("going rummy +%(bonus)s") % {"bonus": bonus}
-            sheet["melds"] = [
-                {
-                    "cards": faces(m["cards"]),
-                    "kind": classic_meld_label(m.get("kind", "")),
-                    "owner": self.name_of(m["owner"]),
-                }
-                for m in last.get("melds", [])
-            ]
-        return sheet
+            rummy_note=rummy_note,
+            melds=melds,
+        )
 
-    def _headline(self, last: dict[str, Any]) -> str:
+    def _headline(self, last: Mapping[str, Any]) -> str:
         winner = last.get("winner")
         reason = last.get("reason")
         if winner is None:
@@ -299,16 +311,14 @@ class ResultSheet:
             ) % {**name, "wrong": names_and(wrong)}
         return gettext("%(name)s wins the deal: every other player is out of it.") % name
 
-    def _money(self, seat: int) -> dict[str, Any]:
+    def _money(self, seat: int) -> tuple[str, str]:
+        """The money won or lost in words, and its class (``won``, ``lost``, ``even``)."""
         if self.money_by_seat is None or seat not in self.money_by_seat:
-            return {"money_display": "", "money_class": ""}
+            return "", ""
         net = self.money_by_seat[seat]["net"]
-        return {
-            "money_display": signed_money(net, self.currency),
-            "money_class": "won" if net > 0 else "lost" if net < 0 else "even",
-        }
+        return signed_money(net, self.currency), "won" if net > 0 else "lost" if net < 0 else "even"
 
-    def _outcome(self, r: dict[str, Any], last: dict[str, Any]) -> str:
+    def _outcome(self, r: Mapping[str, Any], last: Mapping[str, Any]) -> str:
         outcome = str(r.get("outcome", ""))
         points = int(r.get("points") or 0)
         if outcome == "won":
@@ -324,7 +334,7 @@ class ResultSheet:
             return gettext("dropped")
         return str(_OUTCOME_WORDS.get(outcome, outcome.replace("_", " ")))
 
-    def _row(self, r: dict[str, Any], last: dict[str, Any], cut: str | None) -> dict[str, Any]:
+    def _row(self, r: Mapping[str, Any], last: Mapping[str, Any], cut: str | None) -> SheetRow:
         from tables.rules.melds import classify_group
 
         seat = r["seat"]
@@ -344,32 +354,34 @@ class ResultSheet:
         shown = []
         for group in groups:
             if unjudged:
-                shown.append({"cards": faces(group, cut), "kind": "hand", "kind_label": ""})
+                shown.append(CardGroup(cards=tuple(faces(group, cut)), kind="hand", kind_label=""))
                 continue
             kind = classify_group(group, cut, settings=meld).value if cut else "invalid"
             shown.append(
-                {
-                    "cards": faces(group, cut),
-                    "kind": kind,
-                    "kind_label": str(_SHEET_KIND_LABELS.get(kind, kind.replace("_", " "))),
-                }
+                CardGroup(
+                    cards=tuple(faces(group, cut)),
+                    kind=kind,
+                    kind_label=str(_SHEET_KIND_LABELS.get(kind, kind.replace("_", " "))),
+                )
             )
-        return {
-            "seat": seat,
-            "name": self.name_of(seat),
-            "is_me": seat == self.my_seat,
-            "winner": seat == last.get("winner"),
-            "outcome": self._outcome(r, last),
-            "reason": reason,
-            "points": r.get("points"),
-            "points_note": "",
-            "groups": shown,
-            "finish": card_face(finish, cut) if finish else None,
-            "total": self.totals.get(seat),
-            **self._money(seat),
-        }
+        money_display, money_class = self._money(seat)
+        return SheetRow(
+            seat=seat,
+            name=self.name_of(seat),
+            is_me=seat == self.my_seat,
+            winner=seat == last.get("winner"),
+            outcome=self._outcome(r, last),
+            reason=reason,
+            points=r.get("points"),
+            points_note="",
+            groups=tuple(shown),
+            finish=card_face(finish, cut) if finish else None,
+            total=self.totals.get(seat),
+            money_display=money_display,
+            money_class=money_class,
+        )
 
-    def _classic_row(self, r: dict[str, Any], last: dict[str, Any]) -> dict[str, Any]:
+    def _classic_row(self, r: Mapping[str, Any], last: Mapping[str, Any]) -> SheetRow:
         seat = r["seat"]
         winner = seat == last.get("winner")
         rummy = last.get("reason") == "rummy"
@@ -388,37 +400,43 @@ class ResultSheet:
                 outcome = gettext("last player in")
         else:
             outcome = gettext("cards left in hand") if cards else gettext("no cards left")
-        return {
-            "seat": seat,
-            "name": self.name_of(seat),
-            "is_me": seat == self.my_seat,
-            "winner": winner,
-            "outcome": outcome,
-            "reason": "",
-            "points": points,
-            "points_note": note,
-            "groups": (
-                [{"cards": faces(sort_codes(list(cards))), "kind": "hand", "kind_label": ""}]
+        money_display, money_class = self._money(seat)
+        return SheetRow(
+            seat=seat,
+            name=self.name_of(seat),
+            is_me=seat == self.my_seat,
+            winner=winner,
+            outcome=outcome,
+            reason="",
+            points=points,
+            points_note=note,
+            groups=(
+                (
+                    CardGroup(
+                        cards=tuple(faces(sort_codes(list(cards)))), kind="hand", kind_label=""
+                    ),
+                )
                 if cards
-                else []
+                else ()
             ),
-            "finish": None,
-            "total": self.totals.get(seat),
-            **self._money(seat),
-        }
+            finish=None,
+            total=self.totals.get(seat),
+            money_display=money_display,
+            money_class=money_class,
+        )
 
 
 def present_result(
-    result: dict[str, Any],
+    result: Mapping[str, Any],
     *,
     data: TableRead,
     view: Mapping[str, Any],
     rules: Any,
     variant: str,
     currency: str,
-    name_of: Any,
+    name_of: Callable[[int], str],
     money_by_seat: dict[int, dict[str, int]] | None,
-) -> dict[str, Any]:
+) -> GameResultView:
     """Game over: every prize and who won it, and each player's money (paid in, paid out,
     won or lost)."""
     reason = result.get("reason")
@@ -427,7 +445,7 @@ def present_result(
     fee = result.get("fee")
     if money_by_seat is not None and data.settlement is not None:
         fee = data.settlement.fee
-    prizes: list[dict[str, Any]] = []
+    prizes: list[PrizeLine] = []
     headline = ""
     order = [p["seat"] for p in view.get("players", [])]
     if variant == "points":
@@ -443,12 +461,12 @@ def present_result(
         for w in winners:
             if money_by_seat and w in money_by_seat:
                 prizes.append(
-                    {
-                        "name": name_of(w),
-                        "verb": "wins",
-                        "display": money(money_by_seat[w]["net"], currency),
-                        "note": gettext("after the platform fee"),
-                    }
+                    PrizeLine(
+                        name=name_of(w),
+                        verb="wins",
+                        display=money(money_by_seat[w]["net"], currency),
+                        note=gettext("after the platform fee"),
+                    )
                 )
     elif variant == "classic":
         placed = [p for p in view.get("players", []) if p.get("status") != "left"]
@@ -464,19 +482,19 @@ def present_result(
             n = place.get(seat, 0)
             net = money_by_seat[seat]["net"] if money_by_seat and seat in money_by_seat else None
             prizes.append(
-                {
-                    "place": str(_ORDINALS.get(n) or gettext("%(n)sth") % {"n": n}),
-                    "name": name_of(seat),
+                PrizeLine(
+                    place=str(_ORDINALS.get(n) or gettext("%(n)sth") % {"n": n}),
+                    name=name_of(seat),
                     # A runner-up's share may be less than the entry: "gets", and the net says
                     # whether the game won or lost the player money.
-                    "verb": "wins" if n == 1 else "gets",  # a key: the template words it
-                    "display": money(amount, currency),
-                    "note": (
+                    verb="wins" if n == 1 else "gets",  # a key: the template words it
+                    display=money(amount, currency),
+                    note=(
                         gettext("%(amount)s overall") % {"amount": signed_money(net, currency)}
                         if net is not None
                         else ""
                     ),
-                }
+                )
             )
     else:
         total = money(prize_net, currency)
@@ -498,16 +516,16 @@ def present_result(
         for seat, amount in sorted(payouts.items(), key=lambda x: -x[1]):
             if amount > 0:
                 prizes.append(
-                    {
-                        "name": name_of(seat),
-                        "verb": "wins",
-                        "display": money(amount, currency),
-                        "note": (
+                    PrizeLine(
+                        name=name_of(seat),
+                        verb="wins",
+                        display=money(amount, currency),
+                        note=(
                             gettext("share of the split prize") if split else gettext("the prize")
                         ),
-                    }
+                    )
                 )
-    rows = []
+    rows: list[SettlementRow] = []
     if money_by_seat is not None:
         points = {}
         last = view.get("last_deal") or {}
@@ -518,23 +536,22 @@ def present_result(
                 continue
             m = money_by_seat[seat]
             rows.append(
-                {
-                    "name": name_of(seat),
-                    "points": points.get(seat),
-                    "paid": money(m["paid"], currency),
-                    "received": money(m["received"], currency),
-                    "net": signed_money(m["net"], currency),
-                    "net_class": "won" if m["net"] > 0 else "lost" if m["net"] < 0 else "even",
-                }
+                SettlementRow(
+                    name=name_of(seat),
+                    points=points.get(seat),
+                    paid=money(m["paid"], currency),
+                    received=money(m["received"], currency),
+                    net=signed_money(m["net"], currency),
+                    net_class="won" if m["net"] > 0 else "lost" if m["net"] < 0 else "even",
+                )
             )
-    return {
-        "reason": reason,
-        "headline": headline,
-        "prizes": prizes,
-        "payouts": prizes,  # the old name
-        "rows": rows,
-        "show_points": variant == "points",
-        "paid_label": gettext("Buy-in held") if variant == "points" else gettext("Paid in"),
-        "received_label": gettext("Returned") if variant == "points" else gettext("Paid out"),
-        "fee_display": money(fee, currency) if fee is not None else "",
-    }
+    return GameResultView(
+        reason=reason,
+        headline=headline,
+        prizes=tuple(prizes),
+        rows=tuple(rows),
+        show_points=variant == "points",
+        paid_label=gettext("Buy-in held") if variant == "points" else gettext("Paid in"),
+        received_label=gettext("Returned") if variant == "points" else gettext("Paid out"),
+        fee_display=money(fee, currency) if fee is not None else "",
+    )

@@ -10,17 +10,19 @@
   the player's notices, the shoe commitment of a deal played), from that seat's
   ``TableRead``.
 
-Presentation only: no rule is decided here."""
+Both return frozen values (``FeltView``, ``SeatView``: ``tables/presenters/page.py``) that the
+templates read as ``t`` and ``s``. Presentation only: no rule is decided here."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
 from django.conf import settings
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy, ngettext
+from django_stubs_ext import StrOrPromise
 
 from tables.models import DeadlineKind
 from tables.presenters.cards import (
@@ -33,6 +35,22 @@ from tables.presenters.cards import (
     variant_label,
 )
 from tables.presenters.moves import move_lines, recent_discards
+from tables.presenters.page import (
+    CardGroup,
+    FeltMeld,
+    FeltPlayer,
+    FeltSeat,
+    FeltView,
+    LayOffMeld,
+    RejoinOffer,
+    Scoreboard,
+    ScoreRow,
+    SeatHand,
+    SeatView,
+    ShowView,
+    SplitAmount,
+    SplitOffer,
+)
 from tables.presenters.results import (
     KIND_LABELS,
     ResultSheet,
@@ -47,7 +65,7 @@ from tables.presenters.results import (
     split_finish,
     wrong_show_reason,
 )
-from tables.readmodel import SeatRead, TableRead
+from tables.readmodel import GameView, SeatRead, TableRead
 
 __all__ = ["present_felt", "present_seat", "seat_keys", "seat_slots"]
 
@@ -91,7 +109,7 @@ def seat_slots(seats: list[int], my_seat: int | None) -> dict[int, str]:
     return dict(zip(ordered, slots, strict=False))
 
 
-_DEADLINE_LABELS = {
+_DEADLINE_LABELS: dict[str, StrOrPromise] = {
     DeadlineKind.START: gettext_lazy("starts in"),
     DeadlineKind.FILL: gettext_lazy("computer players in"),
     DeadlineKind.TURN: gettext_lazy("turn"),
@@ -120,18 +138,17 @@ def _names(data: TableRead) -> tuple[dict[int, SeatRead], Callable[[int], str]]:
     return names, name_of
 
 
-def _deadline(t: dict[str, Any], data: TableRead, now: float) -> None:
+def _deadline(data: TableRead, now: float) -> tuple[float | None, str, int | None]:
+    """The deadline shown (a timestamp), its kind and the seconds left."""
     view = data.view
-    if data.deadline is not None:
-        t["deadline"] = data.deadline.timestamp()
-        t["deadline_kind"] = data.deadline_kind
-        t["seconds_left"] = format_seconds_left(t["deadline"], now)
     if view is not None and view.deadline is not None:
         # The engine's own deadline (the turn, the meld window, the break), not a computer
         # player's think time.
-        t["deadline"] = view.deadline
-        t["deadline_kind"] = view.deadline_kind
-        t["seconds_left"] = format_seconds_left(t["deadline"], now)
+        return view.deadline, view.deadline_kind, format_seconds_left(view.deadline, now)
+    if data.deadline is not None:
+        deadline = data.deadline.timestamp()
+        return deadline, data.deadline_kind, format_seconds_left(deadline, now)
+    return None, "", None
 
 
 def present_felt(
@@ -140,7 +157,7 @@ def present_felt(
     now: float,
     viewer_seat: int | None = None,
     online: dict[int, bool] | None = None,
-) -> dict[str, Any]:
+) -> FeltView:
     """The felt every viewer shares, from the public view (``table_view_data(user=None)``).
 
     ``viewer_seat`` only turns the ring for a page rendered whole for one player (the page
@@ -148,67 +165,77 @@ def present_felt(
     sockets open now (``presence``)."""
     template = data.template
     view = data.view
+    variant = data.variant
+    classic = variant == "classic"
+    seats = tuple(
+        FeltSeat(seat=s.seat_no, name=s.name, is_bot=s.is_bot) for s in data.seats if not s.left
+    )
+    deadline, deadline_kind, seconds_left = _deadline(data, now)
+    kind = deadline_kind or DeadlineKind.NONE
+    deadline_label = str(_DEADLINE_LABELS.get(kind, ""))
+    if classic and kind == DeadlineKind.BREAK:
+        deadline_label = gettext("next hand in")
+    deal = view.deal if view is not None else None
+    if deal is not None and deal.in_extra_time:
+        deadline_label = gettext("extra time")
+    felt = FeltView(
+        table=data.table,
+        game=data.game,
+        variant=variant,
+        variant_label=variant_label(variant),
+        stake_display=_stake_display(data, variant),
+        version=data.version,
+        is_pool=variant in ("pool101", "pool201"),
+        is_deals=variant == "deals",
+        is_classic=classic,
+        view=view,
+        seats_max=data.seats_max,
+        seats_min=template.seats_min,
+        join_open=data.join_open,
+        grace_s=f"{float(settings.DEADLINE_GRACE_S):g}",
+        seats=seats,
+        seated_count=len(seats),
+        waiting=data.waiting,
+        deadline=deadline,
+        deadline_kind=deadline_kind,
+        seconds_left=seconds_left,
+        deadline_label=deadline_label,
+        waiting_for_people=kind == DeadlineKind.FILL,
+    )
+    if view is None:
+        return felt
+    return _felt_of_game(felt, data, view, viewer_seat=viewer_seat, online=online)
+
+
+def _felt_of_game(
+    felt: FeltView,
+    data: TableRead,
+    view: GameView,
+    *,
+    viewer_seat: int | None,
+    online: dict[int, bool] | None,
+) -> FeltView:
+    """The parts of the felt shown while a game is on the table."""
     currency = data.currency
     rules = data.rules
     variant = data.variant
     classic = variant == "classic"
     names, name_of = _names(data)
-    t: dict[str, Any] = {
-        "table": data.table,
-        "game": data.game,
-        "variant": variant,
-        "variant_label": variant_label(variant),
-        "stake_display": _stake_display(data, variant),
-        "version": data.version,
-        "is_pool": variant in ("pool101", "pool201"),
-        "is_deals": variant == "deals",
-        "is_classic": classic,
-        "view": view,
-        "seats_max": data.seats_max,
-        "seats_min": template.seats_min,
-        "join_open": data.join_open,
-        "grace_s": f"{float(settings.DEADLINE_GRACE_S):g}",
-    }
-    t["seats"] = [
-        {"seat": s.seat_no, "name": s.name, "is_bot": s.is_bot} for s in data.seats if not s.left
-    ]
-    t["seated_count"] = len(t["seats"])
-    t["waiting"] = data.waiting
-    _deadline(t, data, now)
-    kind = t.get("deadline_kind") or DeadlineKind.NONE
-    t["deadline_label"] = str(_DEADLINE_LABELS.get(kind, ""))
-    t["waiting_for_people"] = kind == DeadlineKind.FILL
-    if classic and kind == DeadlineKind.BREAK:
-        t["deadline_label"] = gettext("next hand in")
-    deal = view.deal if view is not None else None
-    if deal is not None and deal.in_extra_time:
-        t["deadline_label"] = gettext("extra time")
-    if view is None:
-        return t
+    deal = view.deal
     raw = view.raw
-    t["deals_count"] = view.deals_count
     prize = raw.get("prize") or {}
-    if prize.get("net"):
-        t["prize_display"] = money(prize["net"], currency)
     cut = deal.cut_joker if deal is not None else None
-    t["deal"] = deal
-    t["cut"] = card_face(cut) if cut else None
-    t["open_top"] = card_face(deal.open_top, cut) if deal is not None else None
     turn = deal.turn if deal is not None else None
     # What just happened: the public lines of the newest moves (a push: its own change's),
     # each also said to the player it is about.
     lines = move_lines(data.moves, name_of, cut, said_to_subject=True)
     last = lines[-1] if lines else None
-    t["moves_partial"] = data.moves_partial
-    t["last_move"] = last
     # Marked on the page (a brief highlight, a sound) only when it made the version shown.
-    t["last_move_fresh"] = last is not None and last.version == data.version
-    t["discards"] = recent_discards(lines)
-    t["recent_lines"] = list(reversed(lines))[:6]
+    last_move_fresh = last is not None and last.version == data.version
     slots = seat_slots([p.seat for p in view.players], viewer_seat)
     in_extra = deal is not None and deal.in_extra_time
     turn_total = getattr(rules, "extra_time_s" if in_extra else "turn_s", None) or 30
-    players: list[dict[str, Any]] = []
+    players: list[FeltPlayer] = []
     pool_or_classic = variant in ("pool101", "pool201", "classic")
     for p in view.players:
         seat = p.seat
@@ -219,97 +246,101 @@ def present_felt(
         drops = p.drops_available
         name = name_of(seat)
         players.append(
-            {
-                "seat": seat,
-                "status": p.status,
-                "total": p.total,
-                "chips": p.chips,
-                "in_deal": p.in_deal,
-                "deal_status": p.deal_status,
-                "card_count": p.card_count,
-                "drops_available": drops,
-                "connected": connected,
-                "name": name,
-                "initial": name[:1].upper(),
+            FeltPlayer(
+                seat=seat,
+                status=p.status,
+                total=p.total,
+                chips=p.chips,
+                in_deal=p.in_deal,
+                deal_status=p.deal_status,
+                card_count=p.card_count,
+                drops_available=drops,
+                connected=connected,
+                name=name,
+                initial=name[:1].upper(),
                 # Worded here, once a seat, rather than by a template tag per seat and field.
-                "total_words": gettext("%(total)s pts") % {"total": p.total}
+                total_words=gettext("%(total)s pts") % {"total": p.total}
                 if pool_or_classic
                 else "",
-                "chips_words": gettext("%(chips)s chips") % {"chips": p.chips}
+                chips_words=gettext("%(chips)s chips") % {"chips": p.chips}
                 if variant == "deals"
                 else "",
-                "cards_words": gettext("%(cards)s cards") % {"cards": p.card_count},
-                "drops_words": ngettext("%(drops)s drop", "%(drops)s drops", drops)
-                % {"drops": drops}
+                cards_words=gettext("%(cards)s cards") % {"cards": p.card_count},
+                drops_words=ngettext("%(drops)s drop", "%(drops)s drops", drops) % {"drops": drops}
                 if drops is not None
                 else "",
-                "bank_words": gettext("+%(seconds)ss bank") % {"seconds": round(p.extra_time)},
-                "is_bot": bot,
-                "is_me": seat == viewer_seat,
-                "is_turn": seat == turn and view.phase == "turn",
-                "slot": slots.get(seat, "bottom"),
-                "just_moved": bool(t["last_move_fresh"] and last and last.seat == seat),
-                "extra_s": round(p.extra_time),
-                "deal_status_label": str(_DEAL_STATUS_WORDS.get(p.deal_status or "", "")),
-                "status_label": str(_STATUS_WORDS.get(p.status, p.status)),
-            }
+                bank_words=gettext("+%(seconds)ss bank") % {"seconds": round(p.extra_time)},
+                is_bot=bot,
+                is_me=seat == viewer_seat,
+                is_turn=seat == turn and view.phase == "turn",
+                slot=slots.get(seat, "bottom"),
+                just_moved=bool(last_move_fresh and last and last.seat == seat),
+                extra_s=round(p.extra_time),
+                deal_status_label=str(_DEAL_STATUS_WORDS.get(p.deal_status or "", "")),
+                status_label=str(_STATUS_WORDS.get(p.status, p.status)),
+            )
         )
-    t["players"] = players
-    t["turn_total"] = f"{float(turn_total):g}"
-    t["in_extra_time"] = in_extra
-    t["turn_seat"] = next((p["seat"] for p in players if p["is_turn"]), None)
-    t["turn_name"] = next((p["name"] for p in players if p["is_turn"]), "")
+    on_turn = next((p for p in players if p.is_turn), None)
     in_play = view.phase in ("turn", "meld")
+    melds: tuple[FeltMeld, ...] = ()
+    wrong_show_seats: tuple[int, ...] = ()
+    notice = ""
     if classic:
-        t["melds"] = [
-            {
-                **m,
-                "cards": faces(m["cards"]),
-                "owner_name": name_of(m["owner"]),
-                "kind_label": classic_meld_label(m.get("kind")),
-            }
+        melds = tuple(
+            FeltMeld(
+                id=m["id"],
+                kind=m.get("kind") or "",
+                owner=m["owner"],
+                cards=tuple(faces(m["cards"])),
+                owner_name=name_of(m["owner"]),
+                kind_label=classic_meld_label(m.get("kind")),
+            )
             for m in (deal.melds if deal is not None else ())
-        ]
+        )
     else:
-        wrong = [p for p in players if p["deal_status"] == "wrong_show"]
+        wrong = [p for p in players if p.deal_status == "wrong_show"]
         if wrong and in_play:
-            t["wrong_show_seats"] = [p["seat"] for p in wrong]
-            t["notice"] = ngettext(
+            wrong_show_seats = tuple(p.seat for p in wrong)
+            notice = ngettext(
                 "%(names)s made a wrong show and scores %(points)s points.",
                 "%(names)s made a wrong show and score %(points)s points.",
                 len(wrong),
             ) % {
-                "names": names_and([p["name"] for p in wrong]),
+                "names": names_and([p.name for p in wrong]),
                 "points": rule(rules, "wrong_show", 80),
             }
     show = deal.show if deal is not None else None
-    if show:
-        t["show"] = {"name": name_of(show["seat"]), "groups": groups_faces(show["groups"], cut)}
-    history = raw.get("history") or []
-    if history:
-        order = [p.seat for p in view.players]
-        running = running_totals(raw, variant)
-        t["scoreboard"] = {
-            "number_label": gettext("Hand") if classic else gettext("Deal"),
-            "names": [name_of(seat) for seat in order],
-            "rows": [
-                {
-                    "number": h["number"],
-                    "winner": name_of(h["winner"]) if h.get("winner") is not None else "",
-                    "points": [
-                        next((x["points"] for x in h["scores"] if x["seat"] == seat), "")
-                        for seat in order
-                    ],
-                }
-                for h in history
-            ],
-            "totals": [running.get(seat) for seat in order],
-            "totals_label": gettext("Chips") if variant == "deals" else gettext("Total"),
-        }
     money_by_seat = seat_money(data)
     last_deal = raw.get("last_deal")
-    if last_deal:
-        sheet = ResultSheet(
+    result = raw.get("result")
+    return replace(
+        felt,
+        deals_count=view.deals_count,
+        prize_display=money(prize["net"], currency) if prize.get("net") else "",
+        deal=deal,
+        cut=card_face(cut) if cut else None,
+        open_top=card_face(deal.open_top, cut) if deal is not None else None,
+        moves_partial=data.moves_partial,
+        last_move=last,
+        last_move_fresh=last_move_fresh,
+        discards=tuple(recent_discards(lines)),
+        recent_lines=tuple(reversed(lines))[:6],
+        players=tuple(players),
+        turn_total=f"{float(turn_total):g}",
+        in_extra_time=in_extra,
+        turn_seat=on_turn.seat if on_turn is not None else None,
+        turn_name=on_turn.name if on_turn is not None else "",
+        melds=melds,
+        wrong_show_seats=wrong_show_seats,
+        notice=notice,
+        show=ShowView(
+            name=name_of(show["seat"]),
+            groups=tuple(tuple(g) for g in groups_faces(show["groups"], cut)),
+        )
+        if show
+        else None,
+        scoreboard=_scoreboard(view, variant, name_of),
+        last_deal=ResultSheet(
             view=raw,
             rules=rules,
             variant=variant,
@@ -317,28 +348,12 @@ def present_felt(
             name_of=name_of,
             my_seat=viewer_seat,
             money_by_seat=money_by_seat,
-        )
-        t["last_deal"] = sheet.present(last_deal, cut)
-    rejoin = raw.get("rejoin")
-    if rejoin:
-        t["rejoin"] = {**rejoin, "amount_display": money(rejoin.get("amount"), currency)}
-    split = raw.get("split")
-    if split:
-        accepted = set(split.get("accepted") or [])
-        t["split"] = {
-            **split,
-            "amounts": [
-                {
-                    "name": name_of(a["seat"]),
-                    "display": money(a["amount"], currency),
-                    "accepted": a["seat"] in accepted,
-                }
-                for a in split.get("amounts", [])
-            ],
-        }
-    result = raw.get("result")
-    if result:
-        t["result"] = present_result(
+        ).present(last_deal, cut)
+        if last_deal
+        else None,
+        rejoin=_rejoin(raw.get("rejoin"), currency),
+        split=_split(raw.get("split"), currency, name_of),
+        result=present_result(
             result,
             data=data,
             view=raw,
@@ -348,34 +363,95 @@ def present_felt(
             name_of=name_of,
             money_by_seat=money_by_seat,
         )
-    return t
+        if result
+        else None,
+    )
 
 
-def present_seat(*, data: TableRead, now: float) -> dict[str, Any]:
+def _scoreboard(view: GameView, variant: str, name_of: Callable[[int], str]) -> Scoreboard | None:
+    """Every deal (or classic hand) so far, with the running totals."""
+    raw = view.raw
+    history = raw.get("history") or []
+    if not history:
+        return None
+    order = [p.seat for p in view.players]
+    running = running_totals(raw, variant)
+    classic = variant == "classic"
+    return Scoreboard(
+        number_label=gettext("Hand") if classic else gettext("Deal"),
+        names=tuple(name_of(seat) for seat in order),
+        rows=tuple(
+            ScoreRow(
+                number=h["number"],
+                winner=name_of(h["winner"]) if h.get("winner") is not None else "",
+                points=tuple(
+                    next((x["points"] for x in h["scores"] if x["seat"] == seat), "")
+                    for seat in order
+                ),
+            )
+            for h in history
+        ),
+        totals=tuple(running.get(seat) for seat in order),
+        totals_label=gettext("Chips") if variant == "deals" else gettext("Total"),
+    )
+
+
+def _rejoin(rejoin: Mapping[str, Any] | None, currency: str) -> RejoinOffer | None:
+    if not rejoin:
+        return None
+    return RejoinOffer(
+        seats=tuple(rejoin.get("seats") or ()),
+        total=rejoin.get("total"),
+        amount=rejoin.get("amount"),
+        deadline=rejoin.get("deadline"),
+        amount_display=money(rejoin.get("amount"), currency),
+    )
+
+
+def _split(
+    split: Mapping[str, Any] | None, currency: str, name_of: Callable[[int], str]
+) -> SplitOffer | None:
+    if not split:
+        return None
+    accepted = tuple(split.get("accepted") or ())
+    return SplitOffer(
+        seats=tuple(split.get("seats") or ()),
+        amounts=tuple(
+            SplitAmount(
+                name=name_of(a["seat"]),
+                display=money(a["amount"], currency),
+                accepted=a["seat"] in accepted,
+            )
+            for a in split.get("amounts", [])
+        ),
+        accepted=accepted,
+        deadline=split.get("deadline"),
+    )
+
+
+def present_seat(*, data: TableRead, now: float) -> SeatView:
     """One player's own fragment, from that seat's view (``table_view_data(user=...)``): the
     hand with its groups and the live count, the actions allowed now (the drop's cost with
     them), the player's own notice, the shoe commitment, and leaving or joining."""
-    from tables.rules.melds import classify_group
-
     table = data.table
     view = data.view
     my_seat = data.my_seat
-    rules = data.rules
-    variant = data.variant
-    classic = variant == "classic"
-    s: dict[str, Any] = {
-        "table": table,
-        "act_url": reverse("table_act", args=[table.pk]),  # once, for every action form
-        "variant": variant,
-        "is_classic": classic,
-        "version": data.version,
-        "game_id": data.game_id if data.live else None,
-        "my_seat": my_seat,
-        "allowed": set(data.allowed),
-        "waiting": data.waiting,
-        "commitment": data.commitment,
-        "grace_s": f"{float(settings.DEADLINE_GRACE_S):g}",
-        "leave_confirm": (
+    classic = data.variant == "classic"
+    # The actions allowed, then leaving (``data-allowed`` lists them in the set's own order).
+    allowed = frozenset((*data.allowed, "leave") if data.can_leave else data.allowed)
+    seat = SeatView(
+        table=table,
+        act_url=reverse("table_act", args=[table.pk]),  # once, for every action form
+        variant=data.variant,
+        is_classic=classic,
+        version=data.version,
+        game_id=data.game_id if data.live else None,
+        my_seat=my_seat,
+        allowed=allowed,
+        waiting=data.waiting,
+        commitment=data.commitment,
+        grace_s=f"{float(settings.DEADLINE_GRACE_S):g}",
+        leave_confirm=(
             gettext(
                 "Leaving takes you out of this hand and the rest of the ring game: the cards "
                 "you hold count against you and nothing is refunded. Leave?"
@@ -383,56 +459,60 @@ def present_seat(*, data: TableRead, now: float) -> dict[str, Any]:
             if classic
             else gettext("Leaving counts as a drop in this deal and refunds nothing. Leave?")
         ),
-        "private_host": (
+        private_host=bool(
             table.is_private
             and table.host_id == data.user_id
             and my_seat is not None
             and data.waiting
         ),
-    }
-    if data.can_leave:
-        s["allowed"].add("leave")
+    )
     if view is None:
-        return s
+        return seat
+    return _seat_of_game(seat, data, view)
+
+
+def _seat_of_game(seat: SeatView, data: TableRead, view: GameView) -> SeatView:
+    """The parts of a seat shown while a game is on the table: the hand, the melds to lay off
+    on, the player's notice and the drop's cost."""
+    from tables.rules.melds import classify_group
+
+    my_seat = data.my_seat
+    rules = data.rules
+    variant = data.variant
+    classic = variant == "classic"
     _names_by_seat, name_of = _names(data)
     deal = view.deal
     cut = deal.cut_joker if deal is not None else None
     turn = deal.turn if deal is not None else None
-    s["my_turn"] = my_seat is not None and turn == my_seat and view.phase == "turn"
-    if s["my_turn"] and view.deadline is not None:
-        s["my_deadline"] = view.deadline
+    my_turn = my_seat is not None and turn == my_seat and view.phase == "turn"
     hand = view.hand
     # While the deal is played a wrong show is told in a notice; after it, the sheet says why.
     in_play = view.phase in ("turn", "meld")
+    groups: tuple[CardGroup, ...] | None = None
+    melds: tuple[LayOffMeld, ...] = ()
+    notice = ""
     if hand is not None and classic:
-        s["hand"] = {
-            "cards": hand.cards,
-            "picked": hand.picked,
-            "status": hand.status,
-            "auto_drop": hand.auto_drop,
-            "count": hand.count,
-            "groups": [
-                {
-                    "cards": faces(sort_codes(list(hand.cards))),
-                    "kind": "hand",
-                    "kind_label": "",
-                    "valid": False,
-                }
-            ],
-        }
-        if "lay_off" in s["allowed"]:
-            s["melds"] = [
-                {
-                    "id": m["id"],
-                    "label": gettext("%(kind)s of %(owner)s")
+        groups = (
+            CardGroup(
+                cards=tuple(faces(sort_codes(list(hand.cards)))),
+                kind="hand",
+                kind_label="",
+                valid=False,
+            ),
+        )
+        if "lay_off" in seat.allowed:
+            melds = tuple(
+                LayOffMeld(
+                    id=m["id"],
+                    label=gettext("%(kind)s of %(owner)s")
                     % {"kind": classic_meld_label(m.get("kind")), "owner": name_of(m["owner"])},
-                    "cards": " ".join(str(c) for c in m["cards"]),
-                }
+                    cards=" ".join(str(c) for c in m["cards"]),
+                )
                 for m in (deal.melds if deal is not None else ())
-            ]
+            )
     elif hand is not None and cut:
         meld = meld_settings_of(rules)
-        groups = []
+        shown = []
         picked = hand.picked
         for group in hand.groups:
             codes = list(group)
@@ -442,34 +522,44 @@ def present_seat(*, data: TableRead, now: float) -> dict[str, Any]:
                 if picked and face.code == picked:
                     cards[i] = replace(face, picked=True)  # the card just picked, marked once
                     picked = None
-            groups.append(
-                {
-                    "cards": cards,
-                    "kind": kind,
-                    "kind_label": str(KIND_LABELS.get(kind, kind.replace("_", " "))),
-                    "valid": kind != "invalid",
-                }
+            shown.append(
+                CardGroup(
+                    cards=tuple(cards),
+                    kind=kind,
+                    kind_label=str(KIND_LABELS.get(kind, kind.replace("_", " "))),
+                    valid=kind != "invalid",
+                )
             )
-        s["hand"] = {
-            "cards": hand.cards,
-            "picked": hand.picked,
-            "status": hand.status,
-            "auto_drop": hand.auto_drop,
-            "count": hand.count,
-            "groups": groups,
-        }
+        groups = tuple(shown)
         if hand.status == "wrong_show" and in_play:
             declared, _finish = split_finish([list(g) for g in hand.groups], 14)
-            s["notice"] = gettext(
+            notice = gettext(
                 "Your show was wrong: %(reason)s You score %(points)s points for this deal and "
                 "sit it out."
             ) % {
                 "reason": wrong_show_reason(declared, cut, meld),
                 "points": rule(rules, "wrong_show", 80),
             }
-    if deal is not None and not classic:
-        s["drop"] = drop_info(view, rules, my_seat, variant, data.currency)
-    return s
+    return replace(
+        seat,
+        my_turn=my_turn,
+        my_deadline=view.deadline if my_turn else None,
+        hand=SeatHand(
+            cards=hand.cards,
+            picked=hand.picked,
+            status=hand.status,
+            auto_drop=hand.auto_drop,
+            count=hand.count,
+            groups=groups,
+        )
+        if hand is not None and groups is not None
+        else None,
+        melds=melds,
+        notice=notice,
+        drop=drop_info(view, rules, my_seat, variant, data.currency)
+        if deal is not None and not classic
+        else None,
+    )
 
 
 def seat_keys(data: TableRead) -> tuple[str, str]:
