@@ -195,7 +195,6 @@ class FeltPlayer:
     is_me: bool
     is_turn: bool
     slot: str
-    just_moved: bool
     extra_s: int
     deal_status_label: str
     status_label: str

@@ -274,7 +274,6 @@ def _felt_of_game(
                 is_me=seat == viewer_seat,
                 is_turn=seat == turn and view.phase == "turn",
                 slot=slots.get(seat, "bottom"),
-                just_moved=bool(last_move_fresh and last and last.seat == seat),
                 extra_s=round(p.extra_time),
                 deal_status_label=str(_DEAL_STATUS_WORDS.get(p.deal_status or "", "")),
                 status_label=str(_STATUS_WORDS.get(p.status, p.status)),
