@@ -169,6 +169,8 @@ def run(moves: int) -> None:
         game = Game.objects.get(table=table)
         engine = engine_of(game.variant)
         state = game_state(game)
+        if state.deal is None:  # the deal is over (the closed deck ran out): stop there
+            break
         seat_no = state.deal.turn
         view = engine.view(state, seat_no)
         client = clients[seat_no - 1]

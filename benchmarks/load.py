@@ -54,6 +54,7 @@ SYNC = re.compile(r'id="table-sync"[^>]*data-version="(\d+)"')
 ROOT_VERSION = re.compile(r'id="felt-root"[^>]*data-version="(\d+)"')
 ACTION = re.compile(r'name="action" value="([a-z_]+)"')
 HAND = re.compile(r'id="my-hand".*', re.S)
+HAND_ALONE = re.compile(r'id="my-hand".*?(?=id="my-actions")', re.S)
 CODE = re.compile(r'data-code="([0-9AJQKTSHDC]{2,3})"')
 PUSH_TIMEOUT = 10.0
 
@@ -77,6 +78,9 @@ class Seat:
     def saw(self, version: int, html: str, at: float) -> None:
         self.heard.setdefault(version, at)
         if html:
+            if 'id="my-actions"' in html and 'id="my-area"' not in html:
+                hand = HAND_ALONE.search(self.html)  # the actions alone: the hand as it was
+                html += f"<div {hand.group(0)}</div>" if hand else ""
             self.html = html
         if version > self.version:
             self.version = version
