@@ -53,6 +53,7 @@ SEAT_PUSH = re.compile(r'id="seat-push" data-version="(\d+)"')
 SYNC = re.compile(r'id="table-sync"[^>]*data-version="(\d+)"')
 ROOT_VERSION = re.compile(r'id="felt-root"[^>]*data-version="(\d+)"')
 ACTION = re.compile(r'name="action" value="([a-z_]+)"')
+GAME = re.compile(r'name="game" value="(\d+)"')
 HAND = re.compile(r'id="my-hand".*', re.S)
 HAND_ALONE = re.compile(r'id="my-hand".*?(?=id="my-actions")', re.S)
 CODE = re.compile(r'data-code="([0-9AJQKTSHDC]{2,3})"')
@@ -227,14 +228,17 @@ async def refetch(seat: Seat) -> None:
 
 
 def next_move(seat: Seat) -> dict[str, str] | None:
+    """The move the page offers the seat, with the game its forms name (as the page posts)."""
     allowed = set(ACTION.findall(seat.html))
+    game = GAME.search(seat.html)
+    named = {"game": game.group(1)} if game else {}
     if "pick_closed" in allowed:
-        return {"action": "pick_closed"}
+        return {"action": "pick_closed", **named}
     if "discard" in allowed:
         hand = HAND.search(seat.html)
         codes = CODE.findall(hand.group(0)) if hand else []
         if codes:
-            return {"action": "discard", "card": codes[-1]}
+            return {"action": "discard", "card": codes[-1], **named}
     return None
 
 

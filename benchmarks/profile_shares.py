@@ -7,8 +7,11 @@ Record a running web process under the load harness, then read the shares::
     .venv/bin/python benchmarks/profile_shares.py /tmp/daphne.txt
 
 A sample counts for the first part (in the order below) that any frame of its stack belongs to,
-so the shares add up to 100 %: rendering a template inside a push counts as templates, the
-push's Redis round trip as the channel layer.
+so the shares add up to 100 %: rendering a template inside a push counts as templates. With
+``--by leaf`` a sample counts for the part of its innermost frame that belongs to one (the
+library doing the work: a push's Redis round trip counts as the channel layer even though the
+push runs inside the database's commit hooks); with ``--by activity``, for what the process
+was doing (a move's request, the pushes after it, a page's GET, a socket...).
 """
 
 from __future__ import annotations
@@ -33,7 +36,28 @@ PARTS: list[tuple[str, tuple[str, ...]]] = [
 ]
 
 
-def shares(lines: list[str]) -> tuple[Counter[str], int]:
+# What the process was doing, the first that any frame of the stack matches.
+ACTIVITIES: list[tuple[str, tuple[str, ...]]] = [
+    ("pushes after a commit (felt, parts)", ("table_push ",)),
+    ("lobby pushes", ("tables/live/lobby.py",)),
+    ("a move's request (POST /act)", ("table_act ",)),
+    ("a page's view (GET /view, the table page)", ("table_view ", "table_detail ")),
+    ("sockets (connect, presence, frames)", ("tables/live/consumers.py", "autobahn/")),
+    ("other requests", ("django/core/handlers/",)),
+    ("the channel layer's receive loop", ("channels_redis", "channels/")),
+    ("HTTP server (daphne, twisted)", ("daphne/", "twisted/")),
+]
+OTHER = "other (idle, interpreter, libraries)"
+
+
+def _part_of(frame: str, parts: list[tuple[str, tuple[str, ...]]]) -> str | None:
+    for part, needles in parts:
+        if any(needle in frame for needle in needles):
+            return part
+    return None
+
+
+def shares(lines: list[str], by: str = "part") -> tuple[Counter[str], int]:
     counts: Counter[str] = Counter()
     total = 0
     for line in lines:
@@ -42,21 +66,28 @@ def shares(lines: list[str]) -> tuple[Counter[str], int]:
             continue
         n = int(samples)
         total += n
-        for part, needles in PARTS:
-            if any(needle in stack for needle in needles):
-                counts[part] += n
-                break
+        if by == "leaf":
+            found = next(
+                (
+                    part
+                    for frame in reversed(stack.split(";"))
+                    if (part := _part_of(frame, PARTS)) is not None
+                ),
+                None,
+            )
         else:
-            counts["other (idle, interpreter, libraries)"] += n
+            found = _part_of(stack, ACTIVITIES if by == "activity" else PARTS)
+        counts[found or OTHER] += n
     return counts, total
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("profile", help="py-spy's raw (collapsed stacks) output")
+    parser.add_argument("--by", choices=("part", "leaf", "activity"), default="part")
     args = parser.parse_args()
     with open(args.profile) as handle:
-        counts, total = shares(handle.readlines())
+        counts, total = shares(handle.readlines(), args.by)
     if not total:
         raise SystemExit("no samples in the profile")
     print(f"{total} samples")
