@@ -69,7 +69,7 @@ def player(user_factory: Callable[..., Any]) -> Any:
 def _nothing_sent_yet() -> None:
     """Every test starts with no memory of the fragments and felts this process pushed (a
     database can hand a later test the same game ids)."""
-    from tables.live.realtime import sent_forget
+    from tables.live.sent import sent_forget
 
     sent_forget()
 

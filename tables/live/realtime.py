@@ -21,19 +21,21 @@ gets its version); a page that does not show the ``from`` version missed somethi
 re-fetches its whole view over HTTP, as it does after a reconnect. A fragment carries the
 version it was rendered at.
 
-Whether a part of a fragment changed is told by its key (``presenters.seat_keys``: what the
-part reads, before any presenting) against the one this process last sent for that seat,
-trusted only when that was at the version this change starts from: a change pushed by another
-process in between makes this one render.
+What changed is told against what was last pushed for the game (``sent``: shared by every
+web process through the cache, trusted only at the version this change starts from). A seat's
+part is rendered when its key (``presenters.seat_keys``: what the part reads, before any
+presenting) changed: the hand with its actions, or the actions alone when the hand above them
+is as it was. The felt is rendered once per language and cut into its regions (a seat, a deck,
+the line of what just happened, the open deck's lists, the clock, each result card): a frame
+carries only the regions that changed, or the whole felt when its skeleton changed (a deal
+begins, a card appears) or nothing is remembered at the version the page shows.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-import threading
 import time
-from collections import OrderedDict
 from contextlib import ExitStack
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -46,6 +48,7 @@ from django.utils import timezone, translation
 
 from tables.events import UNKNOWN_DEAL, TableMoved, table_moved_subscribe
 from tables.live import presence
+from tables.live.sent import Sent, digest, sent_read, sent_write
 from tables.presenters.table import seat_hand_key, seat_keys
 from tables.readmodel import TableRead
 
@@ -79,30 +82,8 @@ class _PushRequest:
     path = ""
 
 
-# (game id, user id) -> (version, keys of the parts: the hand with its actions and notices, the
-# hand alone, the foot) of the fragment this process last sent.
-_SeatKeys = tuple[str, str, str]
-_sent: OrderedDict[tuple[int, int], tuple[int, _SeatKeys]] = OrderedDict()
-_sent_lock = threading.Lock()
-_SENT_MAX = 20_000
 # Renders by kind since the process started, for tests and the benchmark ("felt", "seat").
 renders: dict[str, int] = {"felt": 0, "seat": 0}
-
-
-def _remembered(key: tuple[int, int], from_version: int) -> _SeatKeys | None:
-    with _sent_lock:
-        entry = _sent.get(key)
-    if entry is None or entry[0] != from_version:
-        return None
-    return entry[1]
-
-
-def _remember(key: tuple[int, int], version: int, keys: _SeatKeys) -> None:
-    with _sent_lock:
-        _sent[key] = (version, keys)
-        _sent.move_to_end(key)
-        while len(_sent) > _SENT_MAX:
-            _sent.popitem(last=False)
 
 
 def _language_of(user: User | None) -> str:
@@ -181,7 +162,7 @@ def render_seat(
     return html
 
 
-def _changed_parts(sent: _SeatKeys | None, keys: _SeatKeys) -> frozenset[str]:
+def _changed_parts(sent: tuple[str, str, str] | None, keys: tuple[str, str, str]) -> frozenset[str]:
     """The parts of a seat's fragment to send, from the keys sent before (``None``: all)."""
     if sent is None:
         return ALL_PARTS
@@ -232,47 +213,22 @@ def felt_whole(html: str) -> str:
     return html.replace("<!--region-->", "").replace("<!--/region-->", "")
 
 
-# (game id, language) -> (version, hash of the skeleton, hash of each region) of the felt this
-# process last sent: the next felt sends only the regions that changed since, when it moves the
-# page from that version and the skeleton is the same; otherwise the whole felt.
-_felts: OrderedDict[tuple[int, str], tuple[int, int, dict[str, int]]] = OrderedDict()
-
-
-def _felt_frame(
-    key: tuple[int, str], html: str, *, from_version: int, version: int
-) -> tuple[str, bool]:
-    """What the felt's frame carries for ``html`` (a fresh render): the whole felt, or only the
-    regions that changed (``True`` then)."""
+def _felt_frame(sent: Sent, language: str, html: str, *, from_version: int, version: int) -> str:
+    """What the felt's frame carries for ``html`` (a fresh render): only the regions that
+    changed since the felt sent at ``from_version``, when the skeleton is the same; else the
+    whole felt."""
     skeleton, regions = felt_regions(html)
-    hashes = {region_id: hash(body) for region_id, body in regions.items()}
-    shape = hash(skeleton)
-    with _sent_lock:
-        before = _felts.get(key)
-        _felts[key] = (version, shape, hashes)
-        _felts.move_to_end(key)
-        while len(_felts) > _SENT_MAX:
-            _felts.popitem(last=False)
-    if before is None or before[0] != from_version or before[1] != shape:
-        return felt_whole(html), False
-    changed = "".join(
-        body for region_id, body in regions.items() if before[2].get(region_id) != hashes[region_id]
+    digests = {region_id: digest(body) for region_id, body in regions.items()}
+    shape = digest(skeleton)
+    before = sent.felt_at(language, from_version)
+    sent.felt_sent(language, (version, shape, digests))
+    if before is None or before[1] != shape:
+        return felt_whole(html)
+    return "".join(
+        body
+        for region_id, body in regions.items()
+        if before[2].get(region_id) != digests[region_id]
     )
-    return changed, True
-
-
-def sent_forget() -> None:
-    """Forget what this process last sent (the next push of every table sends it whole)."""
-    with _sent_lock:
-        _sent.clear()
-        _felts.clear()
-
-
-def _felt_carried(key: tuple[int, str], *, from_version: int, version: int) -> None:
-    """The felt at ``version`` is the one sent at ``from_version`` (nothing shown changed)."""
-    with _sent_lock:
-        before = _felts.get(key)
-        if before is not None and before[0] == from_version:
-            _felts[key] = (version, before[1], before[2])
 
 
 def _felt_unchanged(moved: TableMoved, data: TableRead) -> bool:
@@ -309,6 +265,12 @@ def table_push(moved: TableMoved) -> None:
         seats = [s for s in moved.seats if not s.is_bot and (s.played or s.left_at is None)]
         seated = {s.user_id: s.user for s in seats}
         sockets = presence.open_counts(table_id=table_id, user_ids=sorted(seated))
+        languages = sorted({_language_of(None)} | {_language_of(u) for u in seated.values()})
+        sent = sent_read(
+            game_id=moved.game.pk,
+            languages=languages,
+            user_ids=[] if moved.money_moved else [u for u in seated if sockets.get(u)],
+        )
         outbox: list[tuple[str, dict[str, Any]]] = []  # sent together, in this order
 
         def send(group: str, event: dict[str, Any]) -> None:
@@ -319,17 +281,19 @@ def table_push(moved: TableMoved) -> None:
                 outbox.append((group, event))
 
         for user_id, user in seated.items():
-            key = (moved.game.pk, user_id)
             if not sockets.get(user_id):
                 continue  # nobody to tell: the page fetches its view when it connects
             with _as_viewer(user):
                 data = _data(moved, user)
                 language = _language_of(user)
-                main, foot = (k + language for k in seat_keys(data))
-                keys = (main, seat_hand_key(data) + language, foot)
-                sent = None if moved.money_moved else _remembered(key, moved.from_version)
-                parts = _changed_parts(sent, keys)
-                _remember(key, version, keys)  # what the page shows at this version
+                main, foot = seat_keys(data)
+                keys = (
+                    digest(main + language),
+                    digest(seat_hand_key(data) + language),
+                    digest(foot),
+                )
+                parts = _changed_parts(sent.seat_at(user_id, moved.from_version), keys)
+                sent.seat_sent(user_id, (version, keys))  # what the page shows at this version
                 if not parts:
                     continue
                 context = seat_context(data, now=now)
@@ -340,10 +304,11 @@ def table_push(moved: TableMoved) -> None:
             )
         public = _data(moved, None)
         frame = {"from_version": moved.from_version, "version": version}
-        languages = sorted({_language_of(None)} | {_language_of(u) for u in seated.values()})
         if _felt_unchanged(moved, public):
-            for language in languages:
-                _felt_carried((moved.game.pk, language), **frame)
+            for language in languages:  # the felt at this version is the one sent before
+                before = sent.felt_at(language, moved.from_version)
+                if before is not None:
+                    sent.felt_sent(language, (version, before[1], before[2]))
             send(table_group(table_id), {"type": "table.felt", "html": None, **frame})
         else:
             by_seat = {s.seat_no: s.user_id for s in seats}
@@ -352,8 +317,9 @@ def table_push(moved: TableMoved) -> None:
             for language in languages:
                 with translation.override(language):
                     html = render_felt(felt_context(public, now=now, online=online))
-                felts[language], _ = _felt_frame((moved.game.pk, language), html, **frame)
+                felts[language] = _felt_frame(sent, language, html, **frame)
             send(table_group(table_id), {"type": "table.felt", "html": felts, **frame})
+        sent_write(sent)  # before the frames go: the next push may come from another process
         async_to_sync(_send_all)(layer, outbox)  # one hop to the event loop for them all
         if moved.lobby_changed:
             from tables.live.lobby import lobby_changed

@@ -14,6 +14,7 @@ from channels.layers import get_channel_layer
 from django.core.cache import cache
 
 from tables.live import presence, realtime
+from tables.live.sent import sent_forget
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -32,7 +33,12 @@ def six(seated: Any, toss: Any) -> Any:
 
 @pytest.fixture
 def listen(six: Any) -> Callable[[Callable[[], Any]], Heard]:
-    """``listen(act)``: every event the table's group and each seat's group get from ``act``."""
+    """``listen(act)``: every event the table's group and each seat's group get from ``act``
+    (in one event loop: the Redis layer's channels belong to the loop that made them)."""
+    import asyncio
+
+    from channels.db import database_sync_to_async
+
     layer = get_channel_layer()
     assert layer is not None
     groups = {"table": realtime.table_group(six.table.pk)} | {
@@ -40,18 +46,7 @@ def listen(six: Any) -> Callable[[Callable[[], Any]], Heard]:
         for seat, user in six.users.items()
     }
 
-    async def join() -> dict[str, str]:
-        channels = {}
-        for name, group in groups.items():
-            channels[name] = await layer.new_channel()
-            await layer.group_add(group, channels[name])
-        return channels
-
-    channels = async_to_sync(join)()
-
-    async def drain() -> Heard:
-        import asyncio
-
+    async def drain(channels: dict[str, str]) -> Heard:
         heard: Heard = []
         for name, channel in channels.items():
             while True:
@@ -62,10 +57,19 @@ def listen(six: Any) -> Callable[[Callable[[], Any]], Heard]:
                 heard.append((name, event))
         return heard
 
+    async def scenario(act: Callable[[], Any]) -> Heard:
+        channels = {name: await layer.new_channel() for name in groups}
+        for name, group in groups.items():
+            await layer.group_add(group, channels[name])
+        try:
+            await database_sync_to_async(act)()
+            return await drain(channels)
+        finally:
+            for name, group in groups.items():
+                await layer.group_discard(group, channels[name])
+
     def run(act: Callable[[], Any]) -> Heard:
-        async_to_sync(drain)()  # what came before
-        act()
-        return async_to_sync(drain)()
+        return async_to_sync(scenario)(act)
 
     return run
 
@@ -85,7 +89,7 @@ def _seat_parts(heard: Heard) -> dict[str, str]:
 
 
 def test_the_felt_goes_whole_first_then_only_the_regions_that_changed(six: Any, listen: Any):
-    realtime.sent_forget()  # nothing sent before (the game's start was)
+    sent_forget()  # nothing sent before (the game's start was)
     first = _felt(listen(lambda: six.act(1, "pick_closed")))
     assert 'id="felt-root"' in first and "<!--region-->" not in first
     card = six.view(1)["hand"]["picked"]
@@ -110,13 +114,28 @@ def test_the_felt_goes_whole_first_then_only_the_regions_that_changed(six: Any, 
     assert "felt-seat-1" not in _ids(picked)
 
 
-def test_the_felt_goes_whole_when_this_process_did_not_send_the_one_before(
-    six: Any, listen: Any
-) -> None:
+def test_the_felt_goes_whole_when_what_was_sent_is_not_remembered(six: Any, listen: Any) -> None:
     listen(lambda: six.act(1, "pick_closed"))
-    realtime.sent_forget()  # as if another process had pushed the version before
+    cache.clear()  # the shared memory of what was sent (Redis restarted, an entry expired)
     card = six.view(1)["hand"]["picked"]
-    assert 'id="felt-root"' in _felt(listen(lambda: six.act(1, "discard", card=card)))
+    heard = listen(lambda: six.act(1, "discard", card=card))
+    assert 'id="felt-root"' in _felt(heard)
+    assert all('id="my-hand"' in html for html in _seat_parts(heard).values())  # whole parts
+
+
+def test_what_was_sent_is_read_from_the_cache_by_any_process(six: Any, listen: Any) -> None:
+    """The memory of the last push lives in the cache, not in the process that pushed: read it
+    as another process would, and it names the version and the regions sent."""
+    from tables.live.sent import sent_read
+
+    listen(lambda: six.act(1, "pick_closed"))
+    game = six.game()
+    users = [user.pk for user in six.users.values()]
+    sent = sent_read(game_id=game.pk, languages=["en"], user_ids=users)
+    felt = sent.felt_at("en", game.version)
+    assert felt is not None and "felt-seat-1" in felt[2] and "pile-open" in felt[2]
+    assert sent.seat_at(six.users[1].pk, game.version) is not None
+    assert sent.felt_at("en", game.version - 1) is None  # only ever trusted at its version
 
 
 def test_the_regions_sent_make_the_felt_of_the_new_version(
@@ -127,13 +146,13 @@ def test_the_regions_sent_make_the_felt_of_the_new_version(
     that sent nothing before)."""
     from tables import events
 
-    realtime.sent_forget()
+    sent_forget()
     before = _felt(listen(lambda: six.act(1, "pick_closed")))  # whole
     changes: list[events.TableMoved] = []
     monkeypatch.setattr(events, "_subscribers", [*events._subscribers, changes.append])
     card = six.view(1)["hand"]["picked"]
     regions = _felt(listen(lambda: six.act(1, "discard", card=card)))
-    realtime.sent_forget()
+    sent_forget()
     whole = _felt(listen(lambda: realtime.table_push(changes[-1])))
     assert 'id="felt-root"' in whole
     patched = before
