@@ -236,3 +236,70 @@ def test_after_a_deal_the_result_sheet_is_where_the_player_looks(
     assert 0 <= sheet["y"] < height / 3, sheet
     assert sheet["y"] < area["y"], (sheet, area)
     context.close()
+
+
+# The seats' boxes on the felt that overlap another seat's, or stick out of the viewport.
+SEATS_CLASH = """() => {
+  const seats = Array.from(document.querySelectorAll("#felt > .seat"));
+  const boxes = seats.map(s => [s.dataset.seat, s.getBoundingClientRect()]);
+  const out = [];
+  for (const [seat, b] of boxes) {
+    if (b.left < -0.5 || b.right > window.innerWidth + 0.5) out.push("seat " + seat + " out");
+  }
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const a = boxes[i][1], b = boxes[j][1];
+    const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+    const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+    if (w > 1 && h > 1) {
+      const at = r => [r.left, r.top, r.right, r.bottom].map(Math.round).join(",");
+      out.push("seats " + boxes[i][0] + " (" + at(a) + ") and " + boxes[j][0]
+        + " (" + at(b) + ") overlap");
+    }
+  }
+  return [seats.length, out];
+}"""
+
+
+def _full_bot_table(name: str, seats: int):
+    """A practice table of ``seats`` seats: the player and computer players in the rest."""
+    from tables.models import TableTemplate
+    from tables.services import table_create
+
+    template = TableTemplate(
+        name=name,
+        variant="pool101",
+        seats_min=seats,
+        seats_max=seats,
+        currency="practice",
+        entry_fee=100,
+        practice=True,
+        bot_count=seats - 1,
+        bot_delay_s=0.3,
+        human_wait_s=0,
+        turn_s=60,
+        extra_time_s=30,
+    )
+    template.full_clean()
+    template.save()
+    return table_create(template=template, name=name)
+
+
+@pytest.mark.parametrize("seats", [3, 4, 5, 6])
+def test_no_seat_covers_another_on_a_phone_or_a_laptop(
+    browser,
+    live_server_url,
+    meera,  # noqa: F811
+    seats,
+):
+    """Every seat of a full table is seen whole: no seat lies over another, none sticks out of
+    the screen, in portrait, landscape and on a laptop."""
+    _full_bot_table(f"Full {seats}", seats)
+    context = _context(browser, live_server_url, 390, 844)
+    page = context.new_page()
+    _open_table(page, f"Full {seats}")
+    for width, height in [(390, 844), (844, 390), (360, 740), (1280, 800)]:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(150)
+        found = page.evaluate(SEATS_CLASH)
+        assert found == [seats, []], (width, height, found)
+    context.close()
