@@ -198,3 +198,46 @@ def test_the_player_whose_turn_begins_gets_the_actions_alone(six: Any, listen: A
     assert 'id="my-actions"' in next_up and 'id="seat-top"' in next_up
     assert "act-pick_closed" in next_up and 'data-my-turn="true"' in next_up
     assert len(next_up) < len(mover) / 2
+
+
+def test_no_seat_hears_another_seats_cards(six: Any, listen: Any) -> None:
+    """Every event on a seat's group names only that seat's own cards; the felt's regions name
+    only public ones (the open deck, the wild joker, the discards), never a card in a hand."""
+    heard: Heard = []
+    public: set[str] = set()  # every card the public view showed (with two packs a player
+    # may hold the other copy of the wild joker or of the open deck's top)
+
+    def act(*args: Any, **kwargs: Any) -> None:
+        nonlocal heard
+        heard += listen(lambda: six.act(*args, **kwargs))
+        public.update(_cards_in(six.view()))
+
+    public.update(_cards_in(six.view()))
+    act(1, "pick_closed")
+    card = six.view(1)["hand"]["picked"]
+    act(1, "discard", card=card)
+    act(2, "pick_closed")
+    hands = {seat: set(six.view(seat)["hand"]["cards"]) for seat in six.users}
+    held = set().union(*hands.values())
+    hands[1] |= {card}  # seat 1 held the card it threw
+    codes = re.compile(r'data-code="([0-9AJQKTSHDC]{2,3})"')
+    seat_events = [(name, e) for name, e in heard if e["type"] == "table.seat"]
+    assert {name for name, _e in seat_events} >= {"seat 1", "seat 2"}
+    for name, event in seat_events:
+        seat = int(name.split()[1])
+        assert event["html"] and set(codes.findall(event["html"])) <= hands[seat], name
+    for name, event in heard:
+        if event["type"] == "table.felt" and event["html"]:
+            shown = set(codes.findall(event["html"]["en"]))
+            assert not (shown & held) - public, name
+
+
+def _cards_in(value: Any) -> set[str]:
+    """Every card code in a view (its strings that are card codes, however deep)."""
+    if isinstance(value, str):
+        return {value} if re.fullmatch(r"(?:10|[2-9AJQK])[SHDC]|JK\d?", value) else set()
+    if isinstance(value, dict):
+        return set().union(set(), *(_cards_in(v) for v in value.values()))
+    if isinstance(value, list | tuple):
+        return set().union(set(), *(_cards_in(v) for v in value))
+    return set()
