@@ -260,30 +260,6 @@ SEATS_CLASH = """() => {
 }"""
 
 
-def _full_bot_table(name: str, seats: int):
-    """A practice table of ``seats`` seats: the player and computer players in the rest."""
-    from tables.models import TableTemplate
-    from tables.services import table_create
-
-    template = TableTemplate(
-        name=name,
-        variant="pool101",
-        seats_min=seats,
-        seats_max=seats,
-        currency="practice",
-        entry_fee=100,
-        practice=True,
-        bot_count=seats - 1,
-        bot_delay_s=0.3,
-        human_wait_s=0,
-        turn_s=60,
-        extra_time_s=30,
-    )
-    template.full_clean()
-    template.save()
-    return table_create(template=template, name=name)
-
-
 @pytest.mark.parametrize("seats", [3, 4, 5, 6])
 def test_no_seat_covers_another_on_a_phone_or_a_laptop(
     browser,
@@ -293,7 +269,7 @@ def test_no_seat_covers_another_on_a_phone_or_a_laptop(
 ):
     """Every seat of a full table is seen whole: no seat lies over another, none sticks out of
     the screen, in portrait, landscape and on a laptop."""
-    _full_bot_table(f"Full {seats}", seats)
+    _bot_table(f"Full {seats}", "pool101", seats=seats)
     context = _context(browser, live_server_url, 390, 844)
     page = context.new_page()
     _open_table(page, f"Full {seats}")

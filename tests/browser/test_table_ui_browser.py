@@ -38,22 +38,22 @@ def shot_path(name: str, tmp_path: Path) -> Path:
     return path
 
 
-def _bot_table(name: str, variant: str = "deals"):
-    """A two-seat practice table: the player and one quick computer player, long turns. Deals
-    by default: with two players nobody may drop, so the computer player never ends the deal
-    early (the player ends it with a show)."""
+def _bot_table(name: str, variant: str = "deals", seats: int = 2):
+    """A practice table of ``seats`` seats (two by default): the player and quick computer
+    players in the rest, long turns. Deals by default: with two players nobody may drop, so the
+    computer player never ends the deal early (the player ends it with a show)."""
     from tables.models import TableTemplate
     from tables.services import table_create
 
     template = TableTemplate(
         name=name,
         variant=variant,
-        seats_min=2,
-        seats_max=2,
+        seats_min=seats,
+        seats_max=seats,
         currency="practice",
         entry_fee=100,
         practice=True,
-        bot_count=1,
+        bot_count=seats - 1,
         bot_delay_s=0.3,
         human_wait_s=0,
         turn_s=60,
