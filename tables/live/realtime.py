@@ -49,7 +49,7 @@ from django.utils import timezone, translation
 from tables.events import UNKNOWN_DEAL, TableMoved, table_moved_subscribe
 from tables.live import presence
 from tables.live.sent import Sent, digest, sent_read, sent_write
-from tables.presenters.table import seat_hand_key, seat_keys
+from tables.presenters import seat_hand_key, seat_keys
 from tables.readmodel import TableRead
 
 if TYPE_CHECKING:

@@ -26,7 +26,7 @@ from tables.presenters.cards import (
     variant_label,
 )
 from tables.presenters.results import wrong_show_reason
-from tables.presenters.table import present_felt, present_seat, seat_keys
+from tables.presenters.table import present_felt, present_seat, seat_hand_key, seat_keys
 
 __all__ = [
     "MINUS",
@@ -41,6 +41,7 @@ __all__ = [
     "player_words",
     "present_felt",
     "present_seat",
+    "seat_hand_key",
     "seat_keys",
     "signed_money",
     "sort_codes",
