@@ -292,7 +292,7 @@ def _seat_words(client: Any, t: TableDriver, viewer: int, seat: int) -> str:
     client.force_login(t.users[viewer])
     page = client.get(f"/tables/{t.table.pk}/").content.decode()
     found = re.search(
-        rf'<div class="seat [^"]*" data-seat="{seat}">(.*?)<div class="seat-state">', page, re.S
+        rf'<div class="seat [^"]*"[^>]*data-seat="{seat}">(.*?)<div class="seat-state">', page, re.S
     )
     assert found, f"no seat {seat} on the felt"
     return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", found.group(1)))).strip()
