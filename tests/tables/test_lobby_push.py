@@ -15,10 +15,12 @@ from tables.live import lobby
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_many_seat_changes_within_a_second_make_one_push_at_its_end(
+def test_many_seat_changes_within_one_interval_make_one_push_at_its_end(
     settings: Any, table_factory: Any, user_factory: Any
 ) -> None:
-    settings.LOBBY_PUSH_INTERVAL_S = 1.0
+    # An interval long enough for nine joins on a busy machine (each join is a transaction
+    # with its push).
+    settings.LOBBY_PUSH_INTERVAL_S = 3.0
     lobby._last_push = -1e9
     lobby._due_at = None
     tables = [table_factory(seats_max=6) for _ in range(3)]
@@ -29,11 +31,11 @@ def test_many_seat_changes_within_a_second_make_one_push_at_its_end(
     started = time.monotonic()
     for i, user in enumerate(players):
         services.table_join(table=tables[i % 3], user=user)
-    assert time.monotonic() - started < 1.0, "the joins must fit in one interval"
+    assert time.monotonic() - started < 3.0, "the joins must fit in one interval"
     languages = len(settings.LANGUAGES)
     # The first change is pushed at once; the other eight wait for the one push after it.
     assert lobby.renders["lobby"] - before == languages
-    time.sleep(1.5)
+    time.sleep(3.5)
     assert lobby.renders["lobby"] - before == 2 * languages
 
 
