@@ -123,20 +123,26 @@
     if (!current) { refetch(); return; }
     if (!fresh) { applyRegions(box, current); return; }
     carryOver(current, fresh);
-    const active = document.activeElement;  // moving the player's parts blurs it
-    PARTS.forEach(function (id) {
-      const place = fresh.querySelector("#" + id);
-      if (!place) return;
-      const part = parked[id] || document.getElementById(id);
-      delete parked[id];
-      if (part) place.replaceWith(part);
+    keepingFocus(function () {
+      PARTS.forEach(function (id) {
+        const place = fresh.querySelector("#" + id);
+        if (!place) return;
+        const part = parked[id] || document.getElementById(id);
+        delete parked[id];
+        if (part) place.replaceWith(part);
+      });
+      current.replaceWith(fresh);
+      htmx.process(fresh);
     });
-    current.replaceWith(fresh);
-    htmx.process(fresh);
+    settled();
+  }
+  // Moving the player's parts (or swapping what holds the focus) blurs it: focus it again.
+  function keepingFocus(swap) {
+    const active = document.activeElement;
+    swap();
     if (active && active !== document.activeElement && document.contains(active)) {
       active.focus({ preventScroll: true });
     }
-    settled();
   }
   // Only the regions that changed: each replaces the element with its id (the page shows the
   // rest as it is at the "from" version).
@@ -148,15 +154,13 @@
       return;
     }
     carryOver(current, box);
-    const active = document.activeElement;
-    regions.forEach(function (el) {
-      current.querySelector("#" + el.id).replaceWith(el);
-      htmx.process(el);
+    keepingFocus(function () {
+      regions.forEach(function (el) {
+        current.querySelector("#" + el.id).replaceWith(el);
+        htmx.process(el);
+      });
     });
     current.dataset.version = marker.dataset.version;
-    if (active && active !== document.activeElement && document.contains(active)) {
-      active.focus({ preventScroll: true });
-    }
     settled();
   }
   function applySeat(box) {

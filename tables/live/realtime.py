@@ -153,10 +153,9 @@ def render_seat(
         context["header_balances"] = wallet_balances_for_header(user=user)
     renders["seat"] += 1
     html = ""
-    for part in ("main", "actions"):
-        if part in parts:
-            main = render_to_string(SEAT_PARTIAL, {**context, "parts": {part}})
-            html = _LAYOUT_SPACE.sub("\n", main)
+    top = next((part for part in ("main", "actions") if part in parts), None)  # one or neither
+    if top is not None:
+        html = _LAYOUT_SPACE.sub("\n", render_to_string(SEAT_PARTIAL, {**context, "parts": {top}}))
     if "foot" in parts:  # as written: the shoe's preimage is shown byte for byte
         html += render_to_string(SEAT_PARTIAL, {**context, "parts": {"foot"}})
     return html
@@ -305,10 +304,8 @@ def table_push(moved: TableMoved) -> None:
         public = _data(moved, None)
         frame = {"from_version": moved.from_version, "version": version}
         if _felt_unchanged(moved, public):
-            for language in languages:  # the felt at this version is the one sent before
-                before = sent.felt_at(language, moved.from_version)
-                if before is not None:
-                    sent.felt_sent(language, (version, before[1], before[2]))
+            for language in languages:
+                sent.felt_carried(language, from_version=moved.from_version, version=version)
             send(table_group(table_id), {"type": "table.felt", "html": None, **frame})
         else:
             by_seat = {s.seat_no: s.user_id for s in seats}

@@ -58,6 +58,12 @@ class Sent:
     def felt_sent(self, language: str, entry: FeltSent) -> None:
         self.written[_felt_key(self.game_id, language)] = entry
 
+    def felt_carried(self, language: str, *, from_version: int, version: int) -> None:
+        """The felt at ``version`` is the one sent at ``from_version`` (nothing shown changed)."""
+        before = self.felt_at(language, from_version)
+        if before is not None:
+            self.felt_sent(language, (version, before[1], before[2]))
+
     def seat_sent(self, user_id: int, entry: SeatSent) -> None:
         self.written[_seat_key(self.game_id, user_id)] = entry
 
