@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
-from . import services
+from . import live, services
 from .forms import AdminLoginForm
 from .models import DepositLimit, SelfExclusion, User
 from .selectors import self_exclusion_active
@@ -107,6 +107,8 @@ class UserAdmin(BaseUserAdmin[User]):
         if "identity_verified" in form.changed_data:
             obj.identity_verified_at = timezone.now() if obj.identity_verified else None
         super().save_model(request, obj, form, change)
+        if change and "is_active" in form.changed_data and not obj.is_active:
+            live.user_sockets_end(user_id=obj.pk)  # a closed account plays on no open socket
 
     @admin.action(description="Mark the identity of the selected players as verified")
     def mark_identity_verified(self, request: HttpRequest, queryset: QuerySet[User]) -> None:

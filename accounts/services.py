@@ -13,6 +13,7 @@ from django.utils import formats, timezone
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 
+from . import live
 from .models import DepositLimit, LimitPeriod, SelfExclusion, SelfExclusionPeriod, User
 from .roles import SUPPORT_GROUP
 from .selectors import deposit_limit_current, self_exclusion_active
@@ -161,4 +162,8 @@ def self_exclusion_start(*, user: User, period: str, now: datetime | None = None
     if active is not None and active.ends_at >= ends_at:
         until = formats.date_format(timezone.localtime(active.ends_at), "DATETIME_FORMAT")
         raise AccountRefused(_("You are already excluded until %(until)s.") % {"until": until})
-    return SelfExclusion.objects.create(user=locked, period=period, started_at=now, ends_at=ends_at)
+    exclusion = SelfExclusion.objects.create(
+        user=locked, period=period, started_at=now, ends_at=ends_at
+    )
+    live.user_sockets_end(user_id=locked.pk)  # its open tables are judged afresh at reconnect
+    return exclusion

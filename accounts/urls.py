@@ -1,5 +1,5 @@
 from django.contrib.auth import views as auth_views
-from django.urls import path, reverse_lazy
+from django.urls import path
 
 from . import views
 from .forms import LoginForm
@@ -20,10 +20,7 @@ urlpatterns = [
     path("responsible-play/", views.responsible_play, name="responsible_play"),
     path(
         "password/",
-        auth_views.PasswordChangeView.as_view(
-            template_name="accounts/password_change.html",
-            success_url=reverse_lazy("password_change_done"),
-        ),
+        views.PasswordChange.as_view(),
         name="password_change",
     ),
     path(

@@ -5,15 +5,18 @@ from datetime import datetime
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordChangeForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse_lazy
 from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language
 
-from . import selectors, services
+from . import live, selectors, services
 from .forms import DepositLimitsForm, ProfileForm, SelfExclusionForm, SignUpForm
 from .http import AuthenticatedHttpRequest
 
@@ -144,3 +147,16 @@ def responsible_play(request: AuthenticatedHttpRequest) -> HttpResponse:
         "exclusion_form": exclusion_form,
     }
     return render(request, "accounts/responsible_play.html", context, status=status)
+
+
+class PasswordChange(auth_views.PasswordChangeView):
+    """Django's password change; the user's open sockets end with the old password (the page
+    that changed it reconnects with its session kept)."""
+
+    template_name = "accounts/password_change.html"
+    success_url = reverse_lazy("password_change_done")
+
+    def form_valid(self, form: PasswordChangeForm) -> HttpResponse:
+        response = super().form_valid(form)
+        live.user_sockets_end(user_id=form.user.pk)
+        return response

@@ -120,7 +120,6 @@ def run(moves: int) -> None:
         return html
 
     realtime.render_felt, realtime.render_seat = felt, seat
-    from django.template.loader import render_to_string
 
     frames: list[int] = []  # every frame a socket gets
     move_bytes: list[int] = []  # all the frames of one move
@@ -130,21 +129,13 @@ def run(moves: int) -> None:
         total = 0
         for _group, event in outbox:
             kind = "felt" if event["type"] == "table.felt" else "seat"
-            marker = render_to_string(
-                "tables/_push.html",
-                {
-                    "from_version": event.get("from_version"),
-                    "version": event["version"],
-                    "kind": kind,
-                },
-            )
-            html = event["html"]
+            # The frames as the consumer sends them (encoded once by the push).
             if kind == "felt":
-                body = marker + (html["en"] if html else "")
+                body = event["frames"]["en"] if event["frames"] else event["bare"]
                 frames.extend([len(body.encode())] * len(users))
                 total += len(body.encode()) * len(users)
             else:
-                body = marker + html
+                body = event["frame"]
                 frames.append(len(body.encode()))
                 total += len(body.encode())
             if os.environ.get("BENCH_DUMP_FRAMES"):

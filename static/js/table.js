@@ -1,23 +1,20 @@
-// The table page: keeps the view in step with the server and wires the hand's interactions.
-// The server renders every view per viewer. After each change it pushes this player's own view
-// over the WebSocket, marked with the version it moves the page from and to; the page swaps it
-// in when it shows the "from" version, and re-fetches its view over HTTP when it does not (a
-// missed push) or after a reconnect (the server then says only "version N"). Drag and drop
-// (SortableJS) and Sort post the arrangement to the server.
+// The table page: keeps the view in step with the server, plays the player's actions over the
+// table's socket, and wires the hand's interactions (drag and drop with SortableJS, Sort).
 (function () {
   "use strict";
 
   // The page is one shared felt (#felt-root: the same for every viewer) with the viewer's own
-  // parts in its places (#seat-top, #my-area, #seat-foot: hand, actions, notices). The server
-  // pushes the felt after every change, marked with the version it moves the page from and
-  // to (<div id="felt-push" data-from="A" data-version="B">), followed by the whole felt, or by
-  // only the regions of it that changed (elements with the ids of the ones they replace: a
-  // seat, the decks, the clock, the open deck's history...), or by nothing when nothing shown
-  // changed; and this player's parts only when they changed (<div id="seat-push"
-  // data-version="V">). The page applies a felt when it shows the "from" version and
-  // re-fetches its whole view over HTTP when it does not (a missed push) or after a reconnect
-  // (the server then says only "version N"). The page turns the felt for its viewer: the ring
-  // with the viewer at the bottom, "You" in the lines about the viewer, the viewer's marks.
+  // parts in its places (#seat-top, #my-area, #seat-foot: hand, actions, notices). The table's
+  // socket carries JSON frames told apart by "t" (docs/table-socket.md): after every change a
+  // "felt" frame with the versions it moves the page from and to and the whole felt, or only
+  // the regions of it that changed (elements with the ids of the ones they replace: a seat,
+  // the decks, the clock, the open deck's history...), or nothing when nothing shown changed;
+  // and a "seat" frame with this player's parts when they changed. The page applies a felt
+  // when it shows the "from" version, and otherwise asks the socket for the frames it missed
+  // ("since"), or loads its view over HTTP when they are no longer kept. The player's actions
+  // go on the same socket ("move", answered "ack" or "refused"), or as the form's POST when
+  // the socket is not open. The page turns the felt for its viewer: the ring with the viewer
+  // at the bottom, "You" in the lines about the viewer, the viewer's marks.
   const PARTS = ["seat-top", "my-area", "seat-foot"];
   const SLOTS = {
     1: ["bottom"],
@@ -56,63 +53,145 @@
 
   function frame(text) {
     const box = document.createElement("div");
-    box.innerHTML = text;
+    box.innerHTML = text || "";
     return box;
   }
-  document.addEventListener("htmx:wsBeforeMessage", function (evt) {
-    const text = String(evt.detail.message || "");
-    if (!root()) return;
-    let marker;
-    if (text.indexOf('id="table-sync"') !== -1) {
-      evt.preventDefault();
-      marker = frame(text).querySelector("#table-sync");
-      const pushed = parseInt(marker.dataset.version, 10);
-      if (pushed > shownVersion()) refetch();
+  function shownGame() {
+    const el = felt();
+    return el && el.dataset.game ? parseInt(el.dataset.game, 10) : null;
+  }
+
+  // --- the table's socket (docs/table-socket.md): every frame is a JSON object with "t" ---
+  const live = { socket: null, open: false, counter: 0, pending: {}, since: null };
+  const MOVE_WAIT_MS = 5000;  // no answer by then: the move goes over HTTP
+  const SINCE_WAIT_MS = 3000;  // no catch-up by then: the page loads its view
+  // The page is behind (a missed frame, or a reconnect): ask the socket for what it missed,
+  // or load the view over HTTP when the socket is not open.
+  function catchUp() {
+    if (!live.open) { refetch(); return; }
+    if (live.since !== null) return;  // one catch-up at a time
+    live.since = setTimeout(function () { live.since = null; refetch(); }, SINCE_WAIT_MS);
+    live.socket.sendImmediately(JSON.stringify({ t: "since", v: shownVersion(), g: shownGame() }));
+  }
+  function caughtUp() {
+    if (live.since !== null) { clearTimeout(live.since); live.since = null; }
+  }
+  const FRAMES = {
+    sync: function (f) {
       // Tells a watcher (and the browser tests) that the live channel is up and in step.
-      document.documentElement.dataset.liveVersion = String(pushed);
-    } else if (text.indexOf('id="felt-push"') !== -1) {
-      evt.preventDefault();
-      const box = frame(text);
-      marker = box.querySelector("#felt-push");
-      const from = parseInt(marker.dataset.from, 10);
-      const to = parseInt(marker.dataset.version, 10);
-      document.documentElement.dataset.liveVersion = String(to);
+      document.documentElement.dataset.liveVersion = String(f.v);
+      caughtUp();
+      if (f.v > shownVersion()) catchUp();
+    },
+    refetch: function () { caughtUp(); refetch(); },
+    felt: function (f) {
+      document.documentElement.dataset.liveVersion = String(f.v);
       const shown = shownVersion();
-      if (to <= shown) return;
-      if (from !== shown) { refetch(); return; }  // a push was missed
-      if (!box.querySelector("#felt-root") && box.children.length < 2) {
-        felt().dataset.version = String(to);
+      if (f.v <= shown) return;
+      if (f.from !== shown) { catchUp(); return; }  // a frame was missed
+      if (f.html === null) {
+        felt().dataset.version = String(f.v);
         settled();
         return;
       }
+      const box = frame(f.html);
+      box.dataset.version = String(f.v);
       if (dragging) { pendingFelt = box; return; }  // applied when the card is dropped
       applyFelt(box);
-    } else if (text.indexOf('id="seat-push"') !== -1) {
-      evt.preventDefault();
-      const box = frame(text);
-      marker = box.querySelector("#seat-push");
-      if (parseInt(marker.dataset.version, 10) < seatVersion()) return;
+    },
+    seat: function (f) {
+      if (f.v < seatVersion()) return;
+      const box = frame(f.html);
       if (dragging) { pendingSeat = box; return; }
       applySeat(box);
-    } else if (text.indexOf('id="presence-push"') !== -1) {
-      evt.preventDefault();
-      marker = frame(text).querySelector("#presence-push");
-      showPresence(marker.dataset.seat, marker.dataset.online === "true");
-    }
+    },
+    presence: function (f) { showPresence(String(f.seat), f.online === true); },
+    ack: function (f) { settle(f.a); },
+    refused: function (f) {
+      settle(f.a);
+      if (f.status === 409) { catchUp(); return; }
+      if (f.html) { applySeat(frame(f.html)); return; }
+      notice(f.text);
+    },
+  };
+  document.addEventListener("htmx:wsBeforeMessage", function (evt) {
+    if (!root()) return;
+    let f;
+    try { f = JSON.parse(String(evt.detail.message || "")); } catch (e) { return; }
+    if (!f || typeof f.t !== "string" || !FRAMES[f.t]) return;
+    evt.preventDefault();
+    FRAMES[f.t](f);
+  });
+  // A reason with no parts to show it in (too many messages, a message the server could not read).
+  function notice(text) {
+    const el = document.getElementById("live-notice");
+    if (!el || !text) return;
+    el.textContent = text;
+    el.hidden = false;
+    setTimeout(function () { el.hidden = true; }, 4000);
+  }
+
+  // An action form of the player's (pick, discard, declare, arrange...) goes as a message on
+  // the socket when it is open, answered by "ack" or "refused"; with no answer in time, or
+  // with the socket closed, it goes as the form's POST (the same service, the same answers).
+  function settle(counter) {
+    const pending = live.pending[counter];
+    if (!pending) return;
+    clearTimeout(pending.timer);
+    delete live.pending[counter];
+    document.documentElement.dataset.liveAcked = String(counter);
+  }
+  function overHttp(form) {
+    if (!document.contains(form)) return;  // the view moved on: the player acts again on it
+    form.dataset.viaHttp = "1";
+    form.requestSubmit();
+  }
+  document.addEventListener("htmx:beforeRequest", function (evt) {
+    const form = evt.detail.elt;
+    if (!(form instanceof HTMLFormElement) || !form.classList.contains("act")) return;
+    if (form.dataset.viaHttp) { delete form.dataset.viaHttp; return; }  // the fallback itself
+    if (!live.open) return;
+    evt.preventDefault();
+    const fields = {};
+    new FormData(form).forEach(function (value, key) {
+      if (key !== "csrfmiddlewaretoken") fields[key] = String(value);
+    });
+    live.counter += 1;
+    const counter = live.counter;
+    live.pending[counter] = {
+      form: form,
+      timer: setTimeout(function () { delete live.pending[counter]; overHttp(form); }, MOVE_WAIT_MS),
+    };
+    live.socket.sendImmediately(JSON.stringify({ t: "move", a: counter, d: fields }));
   });
 
   // While the socket is down (the network, or the server's Redis), nothing is pushed: the page
   // re-fetches its view every few seconds until the socket is back (the extension reconnects
-  // by itself), so play goes on over HTTP.
+  // by itself), so play goes on over HTTP. A socket closed because the session ended (4401)
+  // reloads the page, which asks for a log-in when the session is gone.
   const POLL_MS = 3000;
   let poller = null;
-  document.addEventListener("htmx:wsClose", function () {
+  document.addEventListener("htmx:wsClose", function (evt) {
+    live.open = false;
+    caughtUp();
+    // Moves sent and not answered go over HTTP now (one already applied is refused there as
+    // stale, and the page catches up).
+    Object.keys(live.pending).forEach(function (counter) {
+      const pending = live.pending[counter];
+      clearTimeout(pending.timer);
+      delete live.pending[counter];
+      overHttp(pending.form);
+    });
+    const code = evt.detail && evt.detail.event ? evt.detail.event.code : 0;
+    if (code === 4401 && root()) { window.location.reload(); return; }
     if (poller === null && root()) {
       poller = setInterval(refetch, POLL_MS);
       document.documentElement.dataset.livePolling = "on";
     }
   });
-  document.addEventListener("htmx:wsOpen", function () {
+  document.addEventListener("htmx:wsOpen", function (evt) {
+    live.socket = evt.detail.socketWrapper;
+    live.open = true;
     if (poller !== null) { clearInterval(poller); poller = null; }
     document.documentElement.dataset.livePolling = "off";
   });
@@ -147,8 +226,7 @@
   // Only the regions that changed: each replaces the element with its id (the page shows the
   // rest as it is at the "from" version).
   function applyRegions(box, current) {
-    const marker = box.querySelector("#felt-push");
-    const regions = Array.from(box.children).filter(function (el) { return el !== marker; });
+    const regions = Array.from(box.children);
     if (regions.some(function (el) { return !el.id || !current.querySelector("#" + el.id); })) {
       refetch();  // a place this page does not have: it is not at the "from" version
       return;
@@ -160,7 +238,7 @@
         htmx.process(el);
       });
     });
-    current.dataset.version = marker.dataset.version;
+    current.dataset.version = box.dataset.version;
     settled();
   }
   function applySeat(box) {

@@ -1,10 +1,15 @@
-"""WebSockets: push-only channels that bring browsers each change of a table (or the lobby).
+"""WebSockets: the table's socket, on which a seated player plays and every watcher hears each
+change, and the lobby's push-only socket. The table socket's protocol is docs/table-socket.md.
 
 A table socket joins the table's group (the shared felt, ``tables/live/realtime.py``; the seats'
-online badges) and its player's own group (that player's fragment: hand, actions). On
-connecting it is told the current version only: a page that is behind re-fetches its view over
-HTTP (see static/js/table.js). A table socket needs a logged-in user (anonymous handshakes are
-refused with 4401); a spectator reads the felt, never a player's cards.
+online badges), its player's own group (that player's fragment: hand, actions), and its user's
+and session's groups (``accounts.live``: a logout, a password change, a closed account end
+it). On connecting it is told the current version; a page that is behind asks ``since`` the
+version it shows and gets the frames it missed, or loads its view over HTTP when they are no
+longer kept. A move is a ``move`` message, run by ``tables/live/moves.py`` off the event loop
+and answered on the socket (``ack`` or ``refused``). A table socket needs a logged-in user
+(anonymous handshakes are refused with 4401); a spectator reads the felt, never a player's
+cards.
 
 The felt comes rendered in every language in use at the table: a socket takes its own (a
 seated player's saved language, as its fragment; a spectator's page language), or, when its
@@ -20,22 +25,28 @@ comes back after that."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+import time
 from collections.abc import Mapping
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, cast
 
-from channels.db import database_sync_to_async
+from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.translation import get_supported_language_variant
+from django.utils.translation import gettext as _
 from django.utils.translation.trans_real import parse_accept_lang_header
 
+from accounts import live as account_sockets
 from accounts.throttle import socket_connect_limited
 from tables import services
-from tables.live import presence
-from tables.live.realtime import lobby_group, seat_group, table_group
+from tables.live import moves, presence
+from tables.live.realtime import frame_text, lobby_group, seat_group, table_group
 from tables.models import LIVE_GAME_STATUSES, Game, Seat, Table
+from tables.web import acting
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
@@ -92,7 +103,53 @@ def _socket_language(scope: Mapping[str, Any]) -> str:
 
 
 def _sync_frame(version: int) -> str:
-    return render_to_string("tables/_sync.html", {"version": version})
+    return frame_text({"t": "sync", "v": version})
+
+
+def _refetch_frame(version: int) -> str:
+    return frame_text({"t": "refetch", "v": version})
+
+
+# The longest message a page sends (a show's groups are ~200 characters).
+MAX_MESSAGE_CHARS = 16 * 1024
+
+
+class Bucket:
+    """A socket's allowance of messages: ``rate`` a second on average, ``burst`` at once."""
+
+    def __init__(self, *, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def _bucket() -> Bucket:
+    return Bucket(
+        rate=float(getattr(settings, "SOCKET_MESSAGES_PER_S", 10.0)),
+        burst=float(getattr(settings, "SOCKET_MESSAGES_BURST", 30.0)),
+    )
+
+
+def _strikes_to_close() -> int:
+    return int(getattr(settings, "SOCKET_STRIKES_TO_CLOSE", 100))
+
+
+def _bad(text: str) -> acting.Refused:
+    return acting.Refused("bad_message", 400, text)
+
+
+def _whole_number(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _grace() -> float:
@@ -129,10 +186,17 @@ def _live_seat(table_id: int, user_id: int) -> Seat | None:
 class TableConsumer(AsyncWebsocketConsumer):
     table_id: int
     user_id: int
+    user: User
     group: str
     own_group: str
+    groups_joined: tuple[str, ...] = ()
     language: str
     seat_no: int | None = None
+    session_ends: datetime | None = None
+    last_counter = 0  # the highest move counter this socket has sent
+    direct: tuple[int, int] = (0, -1)  # the game and newest version it sent frames of itself
+    strikes = 0  # messages refused in a row for coming too fast
+    bucket: Bucket
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -149,8 +213,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         if found is None:
             await self.close(code=4404)
             return
-        version, seat = found
+        version, seat, self.session_ends = found
+        self.user = user
         self.user_id = user.pk
+        self.bucket = _bucket()
         self.seat_no = seat.seat_no if seat is not None else None
         if seat is not None:
             from accounts.middleware import player_language
@@ -160,9 +226,14 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.language = _socket_language(self.scope)
         self.group = table_group(self.table_id)
         self.own_group = seat_group(self.table_id, user.pk)
-        if not await _layer_join(self, self.group, self.own_group):
+        groups = [self.group, self.own_group, account_sockets.user_group(user.pk)]
+        session_key = getattr(self.scope.get("session"), "session_key", None)
+        if session_key:
+            groups.append(account_sockets.session_group(session_key))
+        if not await _layer_join(self, *groups):
             self.group = ""
             return
+        self.groups_joined = tuple(groups)
         await self.accept()
         if seat is not None:
             await self._opened(user, seat)
@@ -174,15 +245,131 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not getattr(self, "group", None):
             return
         try:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            await self.channel_layer.group_discard(self.own_group, self.channel_name)
+            for group in self.groups_joined:
+                await self.channel_layer.group_discard(group, self.channel_name)
         except Exception as error:  # Redis down: the groups expire by themselves
             logger.warning("socket: could not leave the groups: %s", error)
         if self.seat_no is not None:
             await self._closed(cast("User", _scope_user(self.scope)))  # seated: signed in
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """Browsers act over HTTP; anything sent here is ignored."""
+        """A message of the page: ``move`` or ``since`` (docs/table-socket.md). One message at a
+        time per socket (Channels awaits this before the next), so a socket's moves keep their
+        order."""
+        with translation.override(self.language):
+            await self._receive(text_data)
+
+    async def _receive(self, text_data: str | None) -> None:
+        if self.session_ends is not None and self.session_ends.timestamp() <= time.time():
+            await self.close(code=account_sockets.CLOSE_SESSION_ENDED)
+            return
+        if not self.bucket.take():
+            self.strikes += 1
+            if self.strikes >= _strikes_to_close():
+                await self.close(code=CLOSE_RATE_LIMITED)
+                return
+            words = acting.Refused("slow_down", 429, _("Too many messages: slow down."))
+            await self._refuse(words)
+            return
+        self.strikes = 0
+        message = _message(text_data)
+        if isinstance(message, acting.Refused):
+            await self._refuse(message)
+        elif message["t"] == "since":
+            await self._since(message)
+        else:
+            await self._move(message)
+
+    async def _move(self, message: dict[str, object]) -> None:
+        counter = _whole_number(message.get("a"))
+        data = message.get("d")
+        if counter is None or not isinstance(data, dict):
+            refused = _bad(_("This message could not be read."))
+            await self._refuse(refused, counter=counter)
+            return
+        if counter <= self.last_counter:
+            return  # a repeat: applied and answered once
+        self.last_counter = counter
+        try:
+            fields = acting.action_fields(data.items())
+        except acting.BadForm as exc:
+            refused = acting.refusal_of(exc)
+            await self._refuse(refused, counter=counter)
+            return
+        async with moves.table_turn(self.table_id):
+            done = await DatabaseSyncToAsync(
+                moves.socket_move, thread_sensitive=False, executor=moves.POOL
+            )(table_id=self.table_id, user=self.user, fields=fields)
+        await self._deliver(done)
+        if done.refused is not None:
+            await self._refuse(done.refused, counter=counter, parts=done.parts)
+        else:
+            await self.send(text_data=frame_text({"t": "ack", "a": counter, "v": done.version}))
+
+    async def _refuse(
+        self, refused: acting.Refused, *, counter: int | None = None, parts: str | None = None
+    ) -> None:
+        await self.send(text_data=moves.refused_text(counter=counter, refused=refused, parts=parts))
+
+    async def _deliver(self, done: moves.MoveDone) -> None:
+        """The move's pushes: this socket's own frames straight down it, the rest to their
+        groups (a group frame this socket already sent itself is not sent to it again)."""
+        for group, event in done.outbox:
+            if group == self.group:
+                await self.send(text_data=self._felt_text(event))
+                self._sent_itself(event)
+            elif group == self.own_group:
+                await self.send(text_data=str(event["frame"]))
+                self._sent_itself(event)
+                if done.sockets.get(self.user_id, 0) <= 1:
+                    continue  # no other tab of this player at the table
+            try:
+                await self.channel_layer.group_send(group, event)
+            except Exception as error:  # Redis down: the other pages poll their view
+                logger.warning("socket: could not push to %s: %s", group, error)
+
+    def _sent_itself(self, event: Mapping[str, Any]) -> None:
+        game, version = int(event["game"]), int(event["version"])
+        if game != self.direct[0] or version > self.direct[1]:
+            self.direct = (game, version)
+
+    def _new(self, event: Mapping[str, Any]) -> bool:
+        """Whether a group's frame is not one this socket already sent itself."""
+        return int(event["game"]) != self.direct[0] or int(event["version"]) > self.direct[1]
+
+    async def _since(self, message: dict[str, object]) -> None:
+        version = _whole_number(message.get("v"))
+        game_id = _whole_number(message.get("g"))
+        if version is None:
+            refused = _bad(_("This message could not be read."))
+            await self._refuse(refused)
+            return
+        texts = await database_sync_to_async(moves.socket_since)(
+            table_id=self.table_id,
+            user=self.user,
+            game_id=game_id,
+            version=version,
+            language=self.language,
+            seated=self.seat_no is not None,
+        )
+        if texts is None:
+            await self.send(text_data=_refetch_frame(version))
+            return
+        for text in texts:
+            await self.send(text_data=text)
+
+    def _felt_text(self, event: Mapping[str, Any]) -> str:
+        frames = event.get("frames")
+        if frames is None:
+            return str(event["bare"])
+        own = frames.get(self.language)
+        if own is None:  # not rendered in this page's language: it loads its view
+            return _refetch_frame(int(event["version"]))
+        return str(own)
+
+    async def sockets_end(self, event: dict[str, Any]) -> None:
+        """The session ended, or the account changed (``accounts.live``)."""
+        await self.close(code=account_sockets.CLOSE_SESSION_ENDED)
 
     async def _opened(self, user: User, seat: Seat) -> None:
         opened = await database_sync_to_async(presence.socket_opened)(
@@ -224,48 +411,35 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=_sync_frame(event["version"]))
 
     async def table_felt(self, event: dict[str, Any]) -> None:
-        """The shared felt (or its versions only, when it shows nothing new)."""
-        html = event["html"]
-        marker = render_to_string(
-            "tables/_push.html",
-            {"from_version": event["from_version"], "version": event["version"], "kind": "felt"},
-        )
-        if html is None:
-            await self.send(text_data=marker)
-            return
-        own = html.get(self.language)
-        if own is None:  # not rendered in this page's language: it re-fetches its view
-            await self.send(text_data=_sync_frame(event["version"]))
-            return
-        await self.send(text_data=marker + own)
+        """The shared felt (or its versions only, when it shows nothing new), encoded once by
+        the process that pushed it."""
+        if self._new(event):
+            await self.send(text_data=self._felt_text(event))
 
     async def table_seat(self, event: dict[str, Any]) -> None:
         """This player's own fragment (sent to this player's group only)."""
-        marker = render_to_string(
-            "tables/_push.html", {"from_version": None, "version": event["version"], "kind": "seat"}
-        )
-        await self.send(text_data=marker + event["html"])
+        if self._new(event):
+            await self.send(text_data=str(event["frame"]))
 
     async def table_presence(self, event: dict[str, Any]) -> None:
-        await self.send(
-            text_data=render_to_string(
-                "tables/_presence.html", {"seat": event["seat"], "online": event["online"]}
-            )
-        )
+        frame = {"t": "presence", "seat": event["seat"], "online": event["online"]}
+        await self.send(text_data=frame_text(frame))
 
     @database_sync_to_async
-    def _table_state(self, user: User) -> tuple[int, Seat | None] | None:
-        """The table's current version and the user's seat in its live game (``None``: no
-        such table)."""
+    def _table_state(self, user: User) -> tuple[int, Seat | None, datetime | None] | None:
+        """The table's current version, the user's seat in its live game and when the socket's
+        session ends (``None``: no such table)."""
         if not Table.objects.filter(pk=self.table_id).exists():
             return None
+        session = self.scope.get("session")
+        ends = session.get_expiry_date() if session is not None else None
         version = (
             Game.objects.filter(table_id=self.table_id)
             .order_by("-pk")
             .values_list("version", flat=True)
             .first()
         )
-        return int(version or 0), _live_seat(self.table_id, user.pk)
+        return int(version or 0), _live_seat(self.table_id, user.pk), ends
 
     async def lobby_update(self, event: dict[str, Any]) -> None:
         """Table sockets are not in the lobby group."""
@@ -294,3 +468,16 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         own = html.get(self.language) or html.get(settings.LANGUAGE_CODE)
         if own:
             await self.send(text_data=own)
+
+
+def _message(text: str | None) -> dict[str, object] | acting.Refused:
+    """A page's message read (a JSON object with a known ``t``), or why it cannot be."""
+    if text is None or len(text) > MAX_MESSAGE_CHARS:
+        return _bad(_("This message is too long or not text."))
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError):
+        return _bad(_("This message could not be read."))
+    if not isinstance(message, dict) or message.get("t") not in ("move", "since"):
+        return _bad(_("This message could not be read."))
+    return message

@@ -33,11 +33,14 @@ begins, a card appears) or nothing is remembered at the version the page shows.
 
 from __future__ import annotations
 
+import json
 import logging
 import re
+import threading
 import time
-from contextlib import ExitStack
-from dataclasses import replace
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import async_to_sync
@@ -75,6 +78,49 @@ def lobby_group() -> str:
     return "lobby"
 
 
+def frame_text(frame: dict[str, object]) -> str:
+    """A frame of the table socket as it goes on the wire (docs/table-socket.md): one JSON
+    object told apart by ``t``, encoded once however many sockets it goes to."""
+    return json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
+
+
+def felt_frame_text(*, from_version: int, version: int, html: str | None) -> str:
+    return frame_text({"t": "felt", "from": from_version, "v": version, "html": html})
+
+
+def seat_frame_text(*, version: int, html: str) -> str:
+    return frame_text({"t": "seat", "v": version, "html": html})
+
+
+Outbox = list[tuple[str, dict[str, Any]]]
+
+
+@dataclass
+class Collected:
+    """A push collected for the socket that made the move (``pushes_collected``): the events in
+    the order they go, and how many sockets each seated player had open at the table."""
+
+    outbox: Outbox = field(default_factory=list)
+    sockets: dict[int, int] = field(default_factory=dict)
+
+
+_collecting = threading.local()
+
+
+@contextmanager
+def pushes_collected() -> Iterator[Collected]:
+    """Within the block, this thread's pushes are collected instead of sent: the table socket
+    that made the move sends them itself from its event loop, its own frames straight down
+    its own socket (``tables/live/moves.py``)."""
+    collected = Collected()
+    before = getattr(_collecting, "box", None)
+    _collecting.box = collected
+    try:
+        yield collected
+    finally:
+        _collecting.box = before
+
+
 class _PushRequest:
     """What the partials read of a request when they are pushed: an htmx swap."""
 
@@ -92,7 +138,7 @@ def _language_of(user: User | None) -> str:
     return player_language(user) if user is not None else str(settings.LANGUAGE_CODE)
 
 
-def _as_viewer(user: User) -> ExitStack:
+def as_viewer(user: User) -> ExitStack:
     """Translation and time zone of ``user`` (the site's defaults for ``None``)."""
     from accounts.middleware import player_time_zone
 
@@ -282,7 +328,7 @@ def table_push(moved: TableMoved) -> None:
         for user_id, user in seated.items():
             if not sockets.get(user_id):
                 continue  # nobody to tell: the page fetches its view when it connects
-            with _as_viewer(user):
+            with as_viewer(user):
                 data = _data(moved, user)
                 language = _language_of(user)
                 main, foot = seat_keys(data)
@@ -299,14 +345,24 @@ def table_push(moved: TableMoved) -> None:
                 html = render_seat(context, user, money_moved=moved.money_moved, parts=parts)
             send(
                 seat_group(table_id, user_id),
-                {"type": "table.seat", "html": html, "version": version},
+                {
+                    "type": "table.seat",
+                    "frame": seat_frame_text(version=version, html=html),
+                    "version": version,
+                    "game": moved.game.pk,
+                    "user": user_id,
+                },
             )
         public = _data(moved, None)
         frame = {"from_version": moved.from_version, "version": version}
+        game = {"game": moved.game.pk}
         if _felt_unchanged(moved, public):
             for language in languages:
                 sent.felt_carried(language, from_version=moved.from_version, version=version)
-            send(table_group(table_id), {"type": "table.felt", "html": None, **frame})
+            sent.history(**frame, html=None)
+            bare = felt_frame_text(html=None, **frame)
+            event = {"type": "table.felt", "frames": None, "bare": bare, **frame, **game}
+            send(table_group(table_id), event)
         else:
             by_seat = {s.seat_no: s.user_id for s in seats}
             online = {seat: bool(sockets.get(uid)) for seat, uid in by_seat.items()}
@@ -315,9 +371,16 @@ def table_push(moved: TableMoved) -> None:
                 with translation.override(language):
                     html = render_felt(felt_context(public, now=now, online=online))
                 felts[language] = _felt_frame(sent, language, html, **frame)
-            send(table_group(table_id), {"type": "table.felt", "html": felts, **frame})
+            sent.history(**frame, html=felts)
+            frames = {lang: felt_frame_text(html=text, **frame) for lang, text in felts.items()}
+            send(table_group(table_id), {"type": "table.felt", "frames": frames, **frame, **game})
         sent_write(sent)  # before the frames go: the next push may come from another process
-        async_to_sync(_send_all)(layer, outbox)  # one hop to the event loop for them all
+        box: Collected | None = getattr(_collecting, "box", None)
+        if box is not None:  # the socket that made the move sends them
+            box.outbox.extend(outbox)
+            box.sockets.update(sockets)
+        else:
+            async_to_sync(_send_all)(layer, outbox)  # one hop to the event loop for them all
         if moved.lobby_changed:
             from tables.live.lobby import lobby_changed
 
@@ -326,7 +389,7 @@ def table_push(moved: TableMoved) -> None:
         logger.exception("push failed for table %s v%s", table_id, version)
 
 
-async def _send_all(layer: Any, outbox: list[tuple[str, dict[str, Any]]]) -> None:
+async def _send_all(layer: Any, outbox: Outbox) -> None:
     for group, event in outbox:
         await layer.group_send(group, event)
 

@@ -6,6 +6,10 @@ The next push of a game, whichever process makes it, sends only what changed sin
 is remembered is at the version the change starts from; anything else (nothing remembered, an
 older version, the cache down or emptied) sends the whole felt and every part, which is always
 right. One read and one write a push, whatever the number of seats and languages.
+
+The same write keeps each felt frame for a while (``history``), under the version it moves
+the felt from, so a page that missed frames asks its socket ``since`` the version it shows and
+gets them in order (``history_since``: one read) instead of loading its view again.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.core.cache import cache
 
 # Long enough to span the slowest turn with its extra time; an entry is only ever trusted at the
@@ -21,6 +26,8 @@ TTL_S = 900
 
 FeltSent = tuple[int, str, dict[str, str]]  # version, skeleton digest, region id -> digest
 SeatSent = tuple[int, tuple[str, str, str]]  # version, digests of the parts' keys
+# A felt frame kept for catching up: from, to, the felt's HTML by language (None: unchanged).
+Kept = tuple[int, int, dict[str, str] | None]
 
 _generation = [0]
 
@@ -38,6 +45,19 @@ def _seat_key(game_id: int, user_id: int) -> str:
     return f"sent:{_generation[0]}:{game_id}:seat:{user_id}"
 
 
+def _history_key(game_id: int, from_version: int) -> str:
+    return f"sent:{_generation[0]}:{game_id}:from:{from_version}"
+
+
+def history_frames() -> int:
+    """How many felt frames a page may have missed and still catch up on over its socket."""
+    return int(getattr(settings, "LIVE_HISTORY_FRAMES", 64))
+
+
+def history_ttl() -> int:
+    return int(getattr(settings, "LIVE_HISTORY_TTL_S", 300))
+
+
 @dataclass
 class Sent:
     """What was pushed for one game, read at the start of a push, and what this push sends."""
@@ -46,6 +66,7 @@ class Sent:
     felts: dict[str, FeltSent] = field(default_factory=dict)
     seats: dict[int, SeatSent] = field(default_factory=dict)
     written: dict[str, FeltSent | SeatSent] = field(default_factory=dict)
+    kept: dict[str, Kept] = field(default_factory=dict)
 
     def felt_at(self, language: str, version: int) -> FeltSent | None:
         entry = self.felts.get(language)
@@ -67,6 +88,10 @@ class Sent:
     def seat_sent(self, user_id: int, entry: SeatSent) -> None:
         self.written[_seat_key(self.game_id, user_id)] = entry
 
+    def history(self, *, from_version: int, version: int, html: dict[str, str] | None) -> None:
+        """Keep the felt frame that moves the felt from ``from_version`` to ``version``."""
+        self.kept[_history_key(self.game_id, from_version)] = (from_version, version, html)
+
 
 def sent_read(*, game_id: int, languages: list[str], user_ids: list[int]) -> Sent:
     """What was last pushed for the game in ``languages`` and to ``user_ids`` (one cache read)."""
@@ -83,9 +108,31 @@ def sent_read(*, game_id: int, languages: list[str], user_ids: list[int]) -> Sen
 
 
 def sent_write(sent: Sent) -> None:
-    """Remember what this push sends (one cache write)."""
+    """Remember what this push sends, and keep its felt frame (one cache write each)."""
     if sent.written:
         cache.set_many(sent.written, TTL_S)
+    if sent.kept:
+        cache.set_many(sent.kept, history_ttl())
+
+
+def history_since(*, game_id: int, version: int, current: int) -> list[Kept] | None:
+    """The felt frames from ``version`` up to ``current`` in order (one cache read), or
+    ``None`` when they are no longer all kept (the page then loads its view)."""
+    if current <= version:
+        return []
+    if current - version > history_frames():
+        return None
+    keys = [_history_key(game_id, v) for v in range(version, current)]
+    found: dict[str, Kept] = cache.get_many(keys)
+    frames: list[Kept] = []
+    at = version
+    while at < current:
+        frame = found.get(_history_key(game_id, at))
+        if frame is None or frame[1] <= at:
+            return None
+        frames.append(frame)
+        at = frame[1]
+    return frames
 
 
 def sent_forget() -> None:

@@ -22,9 +22,8 @@ from ledger.currencies import money_games_on
 from tables import presenters, selectors, services
 from tables.live import presence
 from tables.live.realtime import seat_context
-from tables.models import LIVE_GAME_STATUSES, Game, Table, TableTemplate
-from tables.rules.errors import RulesError
-from tables.web import inputs
+from tables.models import Table, TableTemplate
+from tables.web import acting
 from tables.web.messages import refusal_text, refusal_words
 
 if TYPE_CHECKING:
@@ -251,149 +250,25 @@ def table_leave(request: AuthenticatedHttpRequest, table_id: int) -> HttpRespons
     return redirect("lobby")
 
 
-class BadForm(ValueError):
-    """A forged or malformed action form."""
-
-
-# No field of an action form is longer than this (the longest, a show's groups, is ~100).
-MAX_FIELD_CHARS = 2000
-
-
-def _parse_groups(raw: str) -> list[list[str]]:
-    try:
-        groups = inputs.parse_json(raw, what="card groups", max_chars=MAX_FIELD_CHARS, max_depth=2)
-    except inputs.InputRefused as exc:
-        # inputs.py speaks of "the card groups" in English; the player reads it translated.
-        if exc.code == "too_deep":
-            raise BadForm(_("The card groups are nested too deeply.")) from exc
-        if exc.code == "too_long":
-            raise BadForm(
-                _("The card groups are too long (at most %(count)s characters).")
-                % {"count": MAX_FIELD_CHARS}
-            ) from exc
-        raise BadForm(_("The card groups could not be read.")) from exc
-    if not isinstance(groups, list) or not all(
-        isinstance(g, list) and all(isinstance(c, str) for c in g) for g in groups
-    ):
-        raise BadForm(_("The card groups could not be read."))
-    return [g for g in groups if g]
-
-
-def _check_lengths(post: Any) -> None:
-    """Refuse an overlong field before anything reads it (a player's form is short)."""
-    for key, values in post.lists():
-        if len(key) > 64 or any(len(value) > MAX_FIELD_CHARS for value in values):
-            raise BadForm(_("A field of this action is too long."))
-
-
-def _action_payload(action: str, post: Any) -> dict[str, Any]:
-    """The form's fields of ``action`` read into values (card groups, numbers, on or off). The
-    service checks the action and that no field is missing (``services.game_act``)."""
-    payload: dict[str, Any] = {}
-    for key in services.PLAYER_ACTIONS.get(action, ()):
-        raw = post.get(key)
-        if raw is None or raw == "":
-            continue
-        if key in ("groups", "melds"):
-            payload[key] = _parse_groups(raw)
-        elif key == "on":
-            if raw not in ("true", "false"):
-                raise BadForm(_("Auto drop must be on or off."))
-            payload[key] = raw == "true"
-        elif key in ("card", "finish_card") and len(raw) > 8:
-            raise BadForm(_("That is not a card."))
-        elif key == "cards":
-            payload[key] = raw.split()
-        elif key in ("group", "index"):
-            try:
-                payload[key] = inputs.whole_number(raw, what="card place")
-            except inputs.InputRefused as exc:
-                raise BadForm(_("That card is not in your hand.")) from exc
-        elif key == "meld_id":
-            try:
-                payload[key] = inputs.whole_number(raw, what="meld")
-            except inputs.InputRefused as exc:
-                raise BadForm(_("Unknown meld.")) from exc
-        else:
-            payload[key] = raw
-    return payload
-
-
-def _game_field(raw: str) -> int | None:
-    """The game a form names (``None``: none, or not a game number)."""
-    try:
-        return inputs.whole_number(raw, what="game") if raw else None
-    except inputs.InputRefused:
-        return None
-
-
-def _live_game(table: Table) -> Game | None:
-    return Game.objects.filter(table=table, status__in=LIVE_GAME_STATUSES).order_by("-pk").first()
-
-
-def _arrange(
-    request: AuthenticatedHttpRequest, game: Game, version: int, payload: dict[str, Any]
-) -> None:
-    """Arranging is not a move: it only orders the player's own cards, and the engine accepts it
-    only if it holds exactly the cards in hand. It is one of the service's
-    ``INDEPENDENT_ACTIONS``, which carry no version check, so a drag made on a page a push has
-    since overtaken (a computer player's move) still applies, in one call."""
-    services.game_act(
-        game_id=game.pk,
-        user=request.user,
-        action="arrange",
-        expected_version=version,
-        payload=payload,
-    )
-
-
 @login_required
 @require_POST
 def table_act(request: SignedInHtmxRequest, table_id: int) -> HttpResponse:
-    """One player action. Success answers nothing when the player has a socket open (the push
-    brings the fresh fragment to every tab of the player), else the player's fresh fragment; a
-    refusal answers the fragment with the reason and changes nothing; a stale page gets the
-    whole table."""
-    table: Table | Any = Table(pk=table_id)  # loaded only when the answer needs it
+    """One player action (``acting.table_act``, as the table's socket does). Success answers
+    nothing when the player has a socket open (the push brings the fresh fragment to every tab
+    of the player), else the player's fresh fragment; a refusal answers the fragment with the
+    reason and changes nothing; a stale page gets the whole table."""
     error = ""
     status = 200
     try:
-        _check_lengths(request.POST)
-        action = request.POST.get("action", "")
-        # The page names the game it plays (one statement fewer than finding the table's
-        # live game); the service checks that it is this table's.
-        game_id = _game_field(request.POST.get("game", ""))
-        if game_id is None or action in ("sort", "leave", "arrange"):
-            table = _table_or_404(table_id)
-            live = _live_game(table)
-            if live is None:
-                raise BadForm(_("No game is being played at this table."))
-            game, game_id = live, live.pk
-        try:
-            version = inputs.whole_number(request.POST.get("version", ""), what="game version")
-        except inputs.InputRefused as exc:
-            raise BadForm(_("Missing or malformed game version.")) from exc
-        if action == "sort":
-            services.deal_sort(game_id=game_id, user=request.user, expected_version=version)
-        elif action == "leave":
-            services.table_leave(table=table, user=request.user)
-        elif action == "arrange":
-            _arrange(request, game, version, _action_payload(action, request.POST))
-        else:
-            services.game_act(
-                game_id=game_id,
-                user=request.user,
-                action=action,
-                expected_version=version,
-                payload=_action_payload(action, request.POST),
-                table_id=table_id,
-            )
-    except services.StaleAction:
-        error = _("The table moved on before your action arrived: here is the current table.")
-        status = 409
-    except (RulesError, BadForm, services.TableError, ValueError) as exc:
-        error = refusal_text(exc)  # by its code: the pure engine speaks English
-        status = 400
+        fields = acting.action_fields(
+            (key, value) for key, values in request.POST.lists() for value in values
+        )
+        acting.table_act(table_id=table_id, user=request.user, fields=fields)
+    except Table.DoesNotExist as exc:
+        raise Http404 from exc
+    except acting.REFUSALS as exc:
+        refused = acting.refusal_of(exc)
+        error, status = refused.text, refused.status
     if not request.htmx:
         if error:
             messages.error(request, refusal_words(error))

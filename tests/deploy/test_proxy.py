@@ -6,6 +6,7 @@ app sees, and a web process stopped mid-traffic with no request lost."""
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import signal
 import threading
@@ -70,7 +71,8 @@ def test_health_websocket_static_and_metrics_through_the_proxy(
                 return str(await asyncio.wait_for(ws.recv(), timeout=10))
 
         first = asyncio.run(table_socket())
-        assert re.search(r'id="table-sync"[^>]*data-version="\d+"', first)  # the consumer's hello
+        hello = json.loads(first)  # the consumer's hello: the current version
+        assert hello["t"] == "sync" and isinstance(hello["v"], int)
 
         static = httpx.get(f"http://{proxy}/static/js/probe.js", timeout=10)
         assert static.status_code == 200

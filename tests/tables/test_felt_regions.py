@@ -4,6 +4,7 @@ changed; a seat's whole hand when it changed, its actions alone when only they d
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from typing import Any
@@ -74,8 +75,23 @@ def listen(six: Any) -> Callable[[Callable[[], Any]], Heard]:
     return run
 
 
+def _felt_html(event: dict[str, Any], language: str = "en") -> str | None:
+    """The felt an event carries in ``language`` (its frame as the sockets get it)."""
+    if event["frames"] is None:
+        return None
+    frame = json.loads(event["frames"][language])
+    assert frame["t"] == "felt" and frame["v"] == event["version"]
+    return frame["html"]
+
+
+def _seat_html(event: dict[str, Any]) -> str:
+    frame = json.loads(event["frame"])
+    assert frame["t"] == "seat" and frame["v"] == event["version"]
+    return str(frame["html"])
+
+
 def _felt(heard: Heard) -> str:
-    (html,) = [e["html"]["en"] for name, e in heard if e["type"] == "table.felt"]
+    (html,) = [_felt_html(e) for name, e in heard if e["type"] == "table.felt"]
     return str(html)
 
 
@@ -85,7 +101,7 @@ def _ids(html: str) -> list[str]:
 
 
 def _seat_parts(heard: Heard) -> dict[str, str]:
-    return {name: e["html"] for name, e in heard if e["type"] == "table.seat"}
+    return {name: _seat_html(e) for name, e in heard if e["type"] == "table.seat"}
 
 
 def test_the_felt_goes_whole_first_then_only_the_regions_that_changed(six: Any, listen: Any):
@@ -225,10 +241,11 @@ def test_no_seat_hears_another_seats_cards(six: Any, listen: Any) -> None:
     assert {name for name, _e in seat_events} >= {"seat 1", "seat 2"}
     for name, event in seat_events:
         seat = int(name.split()[1])
-        assert event["html"] and set(codes.findall(event["html"])) <= hands[seat], name
+        html = _seat_html(event)
+        assert html and set(codes.findall(html)) <= hands[seat], name
     for name, event in heard:
-        if event["type"] == "table.felt" and event["html"]:
-            shown = set(codes.findall(event["html"]["en"]))
+        if event["type"] == "table.felt" and event["frames"]:
+            shown = set(codes.findall(_felt_html(event) or ""))
             assert not (shown & held) - public, name
 
 

@@ -69,7 +69,7 @@ def game(seated: Any, toss: Any) -> Any:
 def test_card_groups_refusals_are_told_apart_by_their_code(raw: str, words: str) -> None:
     # The action endpoint refuses any field over 2000 characters before reading it, so the
     # groups' own length check is reached from here only.
-    from tables.web.views import BadForm, _parse_groups
+    from tables.web.acting import BadForm, _parse_groups
 
     with translation.override("en"), pytest.raises(BadForm) as caught:
         _parse_groups(raw)
