@@ -413,4 +413,4 @@ def test_an_idle_socket_on_redis_still_hears_the_next_push(two, spectator_header
         await ws.disconnect()
         return message
 
-    assert _kind(async_to_sync) == "felt"(scenario)()
+    assert _kind(async_to_sync(scenario)()) == "felt"

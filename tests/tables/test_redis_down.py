@@ -148,7 +148,7 @@ def test_killing_redis_mid_game_keeps_http_play_going_and_pushes_resume(
     with running_daphne(env) as base:
         player = _login(base, mover)
         first, _ = asyncio.run(_socket_first(base, table.pk, _cookie(player)))
-        assert f'data-version="{driver.game().version}"' in first
+        assert json.loads(first) == {"t": "sync", "v": driver.game().version}
 
         _redis_kill(private_redis)
         # Logging in, the lobby, the table page and a move: all over HTTP, no 500.
