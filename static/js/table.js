@@ -106,9 +106,9 @@
       applySeat(box);
     },
     presence: function (f) { showPresence(String(f.seat), f.online === true); },
-    ack: function (f) { settle(f.a); },
+    ack: function (f) { settle(f.a, "ack"); },
     refused: function (f) {
-      settle(f.a);
+      settle(f.a, "refused");
       if (f.status === 409) { catchUp(); return; }
       if (f.html) { applySeat(frame(f.html)); return; }
       notice(f.text);
@@ -134,12 +134,16 @@
   // An action form of the player's (pick, discard, declare, arrange...) goes as a message on
   // the socket when it is open, answered by "ack" or "refused"; with no answer in time, or
   // with the socket closed, it goes as the form's POST (the same service, the same answers).
-  function settle(counter) {
+  function settle(counter, answer) {
     const pending = live.pending[counter];
     if (!pending) return;
     clearTimeout(pending.timer);
     delete live.pending[counter];
-    document.documentElement.dataset.liveAcked = String(counter);
+    // What the server said to the page's last action (for a watcher, and the browser tests).
+    const marks = document.documentElement.dataset;
+    marks.liveAction = pending.action;
+    marks.liveAnswer = answer;
+    marks.liveAcked = String(counter);
   }
   function overHttp(form) {
     if (!document.contains(form)) return;  // the view moved on: the player acts again on it
@@ -160,6 +164,7 @@
     const counter = live.counter;
     live.pending[counter] = {
       form: form,
+      action: fields.action,
       timer: setTimeout(function () { delete live.pending[counter]; overHttp(form); }, MOVE_WAIT_MS),
     };
     live.socket.sendImmediately(JSON.stringify({ t: "move", a: counter, d: fields }));
@@ -268,6 +273,8 @@
   }
   function settled() {
     personalise();
+    const shown = felt();
+    if (shown) document.documentElement.dataset.settled = shown.dataset.version;
     reopenDetails();
     showSheet();
     wire();

@@ -135,13 +135,13 @@ class Bucket:
 
 def _bucket() -> Bucket:
     return Bucket(
-        rate=float(getattr(settings, "SOCKET_MESSAGES_PER_S", 10.0)),
-        burst=float(getattr(settings, "SOCKET_MESSAGES_BURST", 30.0)),
+        rate=settings.SOCKET_MESSAGES_PER_S,
+        burst=settings.SOCKET_MESSAGES_BURST,
     )
 
 
 def _strikes_to_close() -> int:
-    return int(getattr(settings, "SOCKET_STRIKES_TO_CLOSE", 100))
+    return int(settings.SOCKET_STRIKES_TO_CLOSE)
 
 
 def _bad(text: str) -> acting.Refused:

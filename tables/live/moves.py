@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 
 
 def _threads() -> int:
-    return int(getattr(settings, "SOCKET_MOVE_THREADS", 4))
+    return int(settings.SOCKET_MOVE_THREADS)
 
 
 # Bounded: a flood of moves waits its turn here instead of taking every database connection.

@@ -51,11 +51,11 @@ def _history_key(game_id: int, from_version: int) -> str:
 
 def history_frames() -> int:
     """How many felt frames a page may have missed and still catch up on over its socket."""
-    return int(getattr(settings, "LIVE_HISTORY_FRAMES", 64))
+    return int(settings.LIVE_HISTORY_FRAMES)
 
 
 def history_ttl() -> int:
-    return int(getattr(settings, "LIVE_HISTORY_TTL_S", 300))
+    return int(settings.LIVE_HISTORY_TTL_S)
 
 
 @dataclass

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -85,3 +86,21 @@ def login(page, username: str, password: str) -> None:
     page.fill("#id_password", password)
     page.click("button[type=submit]")
     page.wait_for_url("**/")
+
+
+@contextmanager
+def acted(page, action: str | None = None, answer: str = "ack") -> Iterator[None]:
+    """The block makes one action on the page's socket: wait until the server answers it
+    (``ack``, or ``refused``), and check which action it was."""
+    before = page.evaluate("() => +(document.documentElement.dataset.liveAcked || 0)")
+    yield
+    page.wait_for_function(
+        "n => +(document.documentElement.dataset.liveAcked || 0) > n", arg=before, timeout=10_000
+    )
+    shown = page.evaluate(
+        "() => [document.documentElement.dataset.liveAnswer,"
+        " document.documentElement.dataset.liveAction]"
+    )
+    assert shown[0] == answer, shown
+    if action is not None:
+        assert shown[1] == action, shown

@@ -11,7 +11,7 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 
-from tests.browser.conftest import login
+from tests.browser.conftest import acted, login
 
 PASSWORD = "tiles-and-tigers-42"
 
@@ -155,7 +155,7 @@ def test_best_groups_keeps_the_two_sequences_meera_built(page, two_sequences_tab
     login(page, "meera", PASSWORD)
     page.goto(f"/tables/{two_sequences_table.pk}/")
     page.wait_for_selector("#my-hand .pcard")
-    with page.expect_response(lambda r: "/act" in r.url):
+    with acted(page, "sort"):
         page.click(".act-sort button")
     page.wait_for_function(
         "() => [...document.querySelectorAll('#my-hand .group-kind')]"

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 
+from tests.browser.conftest import acted
 from tests.browser.test_result_browser import FINISH, REASON, planted_table  # noqa: F401
 from tests.browser.test_table_browser import _drag, _hand_codes, _wait_live
 
@@ -242,7 +243,7 @@ def test_sort_by_suit_and_best_groups_are_two_buttons_that_save_the_arrangement(
     table = _bot_table("Practice deals")
     _open_table(page, "Practice deals")
     before = sorted(_hand_codes(page))
-    with page.expect_response(lambda r: "/act" in r.url):
+    with acted(page, "arrange"):
         page.click("#sort-suit")
     page.wait_for_timeout(300)
     game = Game.objects.get(table=table)
@@ -252,9 +253,7 @@ def test_sort_by_suit_and_best_groups_are_two_buttons_that_save_the_arrangement(
     for group in groups:  # one suit per group (printed jokers on their own)
         assert len({c[-1] for c in group if c != "JK"}) <= 1
     assert page.locator("#my-hand .group:not(.new-group)").count() == len(groups)
-    with page.expect_response(
-        lambda r: "/act" in r.url and "action=sort" in (r.request.post_data or "")
-    ):
+    with acted(page, "sort"):
         page.click(".act-sort button")
     assert page.locator(".act-sort button").inner_text() == "Best groups"
     assert sorted(_hand_codes(page)) == before
