@@ -265,7 +265,7 @@ def test_since_replays_the_missed_felt_then_the_players_own_parts(two, user_fact
         await _connected(ws)
         await _heard(ws, quiet=0.2)
         await ws.send_json_to({"t": "since", "v": start, "g": game.pk})
-        frames = []
+        frames: list[dict] = []
         while not frames or frames[-1]["t"] != "sync":
             frame = json.loads(await ws.receive_from(timeout=10))
             if frame["t"] != "presence":
