@@ -309,13 +309,13 @@ PRESENCE_GRACE_S = env_float("PRESENCE_GRACE_S", 5.0)
 # Moves over the table's socket (docs/table-socket.md): the threads that run them off the event
 # loop (each holds a database connection while it runs a move), a socket's allowance of
 # messages (on average a second, at once) and the refusals in a row that close it, and how many
-# of each game's felt frames are kept, and for how long, for a page that missed some.
+# of each game's felt frames a page that missed some may catch up on (they are kept as long as
+# the memory of what was pushed, tables/live/sent.py).
 SOCKET_MOVE_THREADS = env_int("SOCKET_MOVE_THREADS", 4)
 SOCKET_MESSAGES_PER_S = env_float("SOCKET_MESSAGES_PER_S", 10.0)
 SOCKET_MESSAGES_BURST = env_float("SOCKET_MESSAGES_BURST", 30.0)
 SOCKET_STRIKES_TO_CLOSE = env_int("SOCKET_STRIKES_TO_CLOSE", 100)
 LIVE_HISTORY_FRAMES = env_int("LIVE_HISTORY_FRAMES", 64)
-LIVE_HISTORY_TTL_S = env_int("LIVE_HISTORY_TTL_S", 300)
 # The lobby's counts are pushed at most once this often per process (tables/live/lobby.py).
 LOBBY_PUSH_INTERVAL_S = env_float("LOBBY_PUSH_INTERVAL_S", 1.0)
 # The most tables one player may sit at at once (Play now and joins by link); one seat per

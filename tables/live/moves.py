@@ -33,10 +33,10 @@ from tables.live.realtime import (
     frame_text,
     pushes_collected,
     render_seat,
-    seat_context,
     seat_frame_text,
 )
 from tables.live.sent import history_since
+from tables.live.viewer import seat_answer_context, seat_context
 from tables.models import Game, Table
 from tables.web import acting
 from tables.web.messages import refusal_words
@@ -80,10 +80,10 @@ class MoveDone:
 def _parts(*, table_id: int, user: User, error: str) -> str | None:
     """The player's parts (hand, actions, notices) with ``error`` shown in them."""
     try:
-        mine = selectors.table_for_viewer(table=table_id, user=user)
+        context = seat_answer_context(table=table_id, user=user, error=error)
     except Table.DoesNotExist:
         return None
-    return render_seat(seat_context(mine, now=time.time(), error=error), user)
+    return render_seat(context, user)
 
 
 def socket_move(*, table_id: int, user: User, fields: Mapping[str, str]) -> MoveDone:

@@ -52,6 +52,7 @@ from django.utils import timezone, translation
 from tables.events import UNKNOWN_DEAL, TableMoved, table_moved_subscribe
 from tables.live import presence
 from tables.live.sent import Sent, digest, sent_read, sent_write
+from tables.live.viewer import felt_context, seat_context
 from tables.presenters import seat_hand_key, seat_keys
 from tables.readmodel import TableRead
 
@@ -164,13 +165,6 @@ def _data(moved: TableMoved, user: User | None) -> TableRead:
     )
 
 
-def seat_context(data: TableRead, *, now: float, error: str = "") -> dict[str, Any]:
-    """The template context of one seat's fragment."""
-    from tables import presenters
-
-    return {"s": presenters.present_seat(data=data, now=now), "error": error}
-
-
 # Runs of white space with a line break between the template's lines: one line break does
 # what they did (the felt has no preformatted text), in a fraction of the bytes.
 _LAYOUT_SPACE = re.compile(r"[ \t]*\n\s*")
@@ -217,12 +211,6 @@ def _changed_parts(sent: tuple[str, str, str] | None, keys: tuple[str, str, str]
     if sent[2] != keys[2]:
         parts.add("foot")
     return frozenset(parts)
-
-
-def felt_context(data: TableRead, *, now: float, online: dict[int, bool]) -> dict[str, Any]:
-    from tables import presenters
-
-    return {"t": presenters.present_felt(data=data, now=now, online=online), "pushed": True}
 
 
 def render_felt(context: dict[str, Any]) -> str:

@@ -54,10 +54,6 @@ def history_frames() -> int:
     return int(settings.LIVE_HISTORY_FRAMES)
 
 
-def history_ttl() -> int:
-    return int(settings.LIVE_HISTORY_TTL_S)
-
-
 @dataclass
 class Sent:
     """What was pushed for one game, read at the start of a push, and what this push sends."""
@@ -65,8 +61,7 @@ class Sent:
     game_id: int
     felts: dict[str, FeltSent] = field(default_factory=dict)
     seats: dict[int, SeatSent] = field(default_factory=dict)
-    written: dict[str, FeltSent | SeatSent] = field(default_factory=dict)
-    kept: dict[str, Kept] = field(default_factory=dict)
+    written: dict[str, FeltSent | SeatSent | Kept] = field(default_factory=dict)
 
     def felt_at(self, language: str, version: int) -> FeltSent | None:
         entry = self.felts.get(language)
@@ -90,7 +85,7 @@ class Sent:
 
     def history(self, *, from_version: int, version: int, html: dict[str, str] | None) -> None:
         """Keep the felt frame that moves the felt from ``from_version`` to ``version``."""
-        self.kept[_history_key(self.game_id, from_version)] = (from_version, version, html)
+        self.written[_history_key(self.game_id, from_version)] = (from_version, version, html)
 
 
 def sent_read(*, game_id: int, languages: list[str], user_ids: list[int]) -> Sent:
@@ -108,11 +103,9 @@ def sent_read(*, game_id: int, languages: list[str], user_ids: list[int]) -> Sen
 
 
 def sent_write(sent: Sent) -> None:
-    """Remember what this push sends, and keep its felt frame (one cache write each)."""
+    """Remember what this push sends, and keep its felt frame (one cache write)."""
     if sent.written:
         cache.set_many(sent.written, TTL_S)
-    if sent.kept:
-        cache.set_many(sent.kept, history_ttl())
 
 
 def history_since(*, game_id: int, version: int, current: int) -> list[Kept] | None:

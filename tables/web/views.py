@@ -5,7 +5,6 @@ the engine's per-seat view, so no hidden card ever reaches a browser."""
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING, Any
 
 from django.contrib import messages
@@ -20,8 +19,7 @@ from accounts.http import AuthenticatedHttpRequest
 from ledger import selectors as ledger_selectors
 from ledger.currencies import money_games_on
 from tables import presenters, selectors, services
-from tables.live import presence
-from tables.live.realtime import seat_context
+from tables.live import presence, viewer
 from tables.models import Table, TableTemplate
 from tables.web import acting
 from tables.web.messages import refusal_text, refusal_words
@@ -180,29 +178,19 @@ SEAT = "tables/table.html#seat"
 
 
 def _viewer_context(request: HttpRequest, table_id: int, *, error: str = "") -> dict[str, Any]:
-    """The whole table for the viewer: the shared felt (turned for the viewer's seat) with the
-    viewer's own fragment in its places (404 for an unknown table)."""
+    """The whole table for the viewer (404 for an unknown table)."""
     try:
-        public, mine = selectors.table_views(table=table_id, user=request.user)
+        return viewer.table_context(table=table_id, user=request.user, error=error)
     except Table.DoesNotExist as exc:
         raise Http404 from exc
-    now = time.time()
-    seated = {s.seat_no: s.user_id for s in public.seats if not s.is_bot}
-    counts = presence.open_counts(table_id=table_id, user_ids=sorted(set(seated.values())))
-    online = {seat: counts.get(uid, 0) > 0 for seat, uid in seated.items()}
-    if mine.my_seat is not None:
-        online[mine.my_seat] = True  # the viewer is here, whether the socket is up yet
-    felt = presenters.present_felt(data=public, now=now, viewer_seat=mine.my_seat, online=online)
-    return {"t": felt, "s": presenters.present_seat(data=mine, now=now), "error": error}
 
 
 def _seat_answer(request: HttpRequest, table_id: int, *, error: str, status: int) -> HttpResponse:
     """The viewer's own fragment, its parts swapped out of band (an action's answer)."""
     try:
-        mine = selectors.table_for_viewer(table=table_id, user=request.user)
+        context = viewer.seat_answer_context(table=table_id, user=request.user, error=error)
     except Table.DoesNotExist as exc:
         raise Http404 from exc
-    context = {**seat_context(mine, now=time.time(), error=error), "oob": True}
     # Only the parts, out of band, whatever the request asked to swap.
     return reswap(render(request, SEAT, context, status=status), "none")
 
