@@ -56,151 +56,6 @@
     box.innerHTML = text || "";
     return box;
   }
-  function shownGame() {
-    const el = felt();
-    return el && el.dataset.game ? parseInt(el.dataset.game, 10) : null;
-  }
-
-  // --- the table's socket (docs/table-socket.md): every frame is a JSON object with "t" ---
-  const live = { socket: null, open: false, counter: 0, pending: {}, since: null };
-  const MOVE_WAIT_MS = 5000;  // no answer by then: the move goes over HTTP
-  const SINCE_WAIT_MS = 3000;  // no catch-up by then: the page loads its view
-  // The page is behind (a missed frame, or a reconnect): ask the socket for what it missed,
-  // or load the view over HTTP when the socket is not open.
-  function catchUp() {
-    if (!live.open) { refetch(); return; }
-    if (live.since !== null) return;  // one catch-up at a time
-    live.since = setTimeout(function () { live.since = null; refetch(); }, SINCE_WAIT_MS);
-    live.socket.sendImmediately(JSON.stringify({ t: "since", v: shownVersion(), g: shownGame() }));
-  }
-  function caughtUp() {
-    if (live.since !== null) { clearTimeout(live.since); live.since = null; }
-  }
-  const FRAMES = {
-    sync: function (f) {
-      // Tells a watcher (and the browser tests) that the live channel is up and in step.
-      document.documentElement.dataset.liveVersion = String(f.v);
-      caughtUp();
-      if (f.v > shownVersion()) catchUp();
-    },
-    refetch: function () { caughtUp(); refetch(); },
-    felt: function (f) {
-      document.documentElement.dataset.liveVersion = String(f.v);
-      const shown = shownVersion();
-      if (f.v <= shown) return;
-      if (f.from !== shown) { catchUp(); return; }  // a frame was missed
-      if (f.html === null) {
-        felt().dataset.version = String(f.v);
-        settled();
-        return;
-      }
-      const box = frame(f.html);
-      box.dataset.version = String(f.v);
-      if (dragging) { pendingFelt = box; return; }  // applied when the card is dropped
-      applyFelt(box);
-    },
-    seat: function (f) {
-      if (f.v < seatVersion()) return;
-      const box = frame(f.html);
-      if (dragging) { pendingSeat = box; return; }
-      applySeat(box);
-    },
-    presence: function (f) { showPresence(String(f.seat), f.online === true); },
-    ack: function (f) { settle(f.a, "ack"); },
-    refused: function (f) {
-      settle(f.a, "refused");
-      if (f.status === 409) { catchUp(); return; }
-      if (f.html) { applySeat(frame(f.html)); return; }
-      notice(f.text);
-    },
-  };
-  document.addEventListener("htmx:wsBeforeMessage", function (evt) {
-    if (!root()) return;
-    let f;
-    try { f = JSON.parse(String(evt.detail.message || "")); } catch (e) { return; }
-    if (!f || typeof f.t !== "string" || !FRAMES[f.t]) return;
-    evt.preventDefault();
-    FRAMES[f.t](f);
-  });
-  // A reason with no parts to show it in (too many messages, a message the server could not read).
-  function notice(text) {
-    const el = document.getElementById("live-notice");
-    if (!el || !text) return;
-    el.textContent = text;
-    el.hidden = false;
-    setTimeout(function () { el.hidden = true; }, 4000);
-  }
-
-  // An action form of the player's (pick, discard, declare, arrange...) goes as a message on
-  // the socket when it is open, answered by "ack" or "refused"; with no answer in time, or
-  // with the socket closed, it goes as the form's POST (the same service, the same answers).
-  function settle(counter, answer) {
-    const pending = live.pending[counter];
-    if (!pending) return;
-    clearTimeout(pending.timer);
-    delete live.pending[counter];
-    // What the server said to the page's last action (for a watcher, and the browser tests).
-    const marks = document.documentElement.dataset;
-    marks.liveAction = pending.action;
-    marks.liveAnswer = answer;
-    marks.liveAcked = String(counter);
-  }
-  function overHttp(form) {
-    if (!document.contains(form)) return;  // the view moved on: the player acts again on it
-    form.dataset.viaHttp = "1";
-    form.requestSubmit();
-  }
-  document.addEventListener("htmx:beforeRequest", function (evt) {
-    const form = evt.detail.elt;
-    if (!(form instanceof HTMLFormElement) || !form.classList.contains("act")) return;
-    if (form.dataset.viaHttp) { delete form.dataset.viaHttp; return; }  // the fallback itself
-    if (!live.open) return;
-    evt.preventDefault();
-    const fields = {};
-    new FormData(form).forEach(function (value, key) {
-      if (key !== "csrfmiddlewaretoken") fields[key] = String(value);
-    });
-    live.counter += 1;
-    const counter = live.counter;
-    live.pending[counter] = {
-      form: form,
-      action: fields.action,
-      timer: setTimeout(function () { delete live.pending[counter]; overHttp(form); }, MOVE_WAIT_MS),
-    };
-    live.socket.sendImmediately(JSON.stringify({ t: "move", a: counter, d: fields }));
-  });
-
-  // While the socket is down (the network, or the server's Redis), nothing is pushed: the page
-  // re-fetches its view every few seconds until the socket is back (the extension reconnects
-  // by itself), so play goes on over HTTP. A socket closed because the session ended (4401)
-  // reloads the page, which asks for a log-in when the session is gone.
-  const POLL_MS = 3000;
-  let poller = null;
-  document.addEventListener("htmx:wsClose", function (evt) {
-    live.open = false;
-    caughtUp();
-    // Moves sent and not answered go over HTTP now (one already applied is refused there as
-    // stale, and the page catches up).
-    Object.keys(live.pending).forEach(function (counter) {
-      const pending = live.pending[counter];
-      clearTimeout(pending.timer);
-      delete live.pending[counter];
-      overHttp(pending.form);
-    });
-    const code = evt.detail && evt.detail.event ? evt.detail.event.code : 0;
-    if (code === 4401 && root()) { window.location.reload(); return; }
-    if (poller === null && root()) {
-      poller = setInterval(refetch, POLL_MS);
-      document.documentElement.dataset.livePolling = "on";
-    }
-  });
-  document.addEventListener("htmx:wsOpen", function (evt) {
-    live.socket = evt.detail.socketWrapper;
-    live.open = true;
-    if (poller !== null) { clearInterval(poller); poller = null; }
-    document.documentElement.dataset.livePolling = "off";
-  });
-
   function applyFelt(box) {
     const fresh = box.querySelector("#felt-root");
     const current = felt();
@@ -534,86 +389,11 @@
     if (evt.target.closest && evt.target.closest("#sort-suit")) sortBySuit();
   });
 
-  // --- sounds: small tones made in the page (Web Audio), with a mute switch per player ------
-  let audio = null;
-  function soundKey() {
-    const r = root();
-    return "rummy.sound." + ((r && r.dataset.player) || "guest");
-  }
-  function soundOn() {
-    try { return window.localStorage.getItem(soundKey()) !== "off"; } catch (e) { return true; }
-  }
-  const TONES = {
-    turn: [[660, 0, 0.12], [880, 0.14, 0.16]],
-    hurry: [[440, 0, 0.09], [440, 0.16, 0.09], [440, 0.32, 0.09]],
-    discard: [[520, 0, 0.08], [390, 0.09, 0.1]],
+  // Sounds and what just happened, said and sounded: table-sounds.js (loaded before this).
+  const sounds = window.RummySounds || {
+    sound: function () {}, showSoundSwitch: function () {}, announce: function () {},
   };
-  function sound(name) {
-    if (!soundOn() || !TONES[name]) return;
-    try {
-      const Ctx = window.AudioContext || window.webkitAudioContext;
-      if (!Ctx) return;
-      audio = audio || new Ctx();
-      if (audio.state === "suspended") audio.resume();
-      const start = audio.currentTime + 0.02;
-      TONES[name].forEach(function (tone) {
-        const osc = audio.createOscillator();
-        const gain = audio.createGain();
-        osc.frequency.value = tone[0];
-        gain.gain.setValueAtTime(0.0001, start + tone[1]);
-        gain.gain.exponentialRampToValueAtTime(0.18, start + tone[1] + 0.01);
-        gain.gain.exponentialRampToValueAtTime(0.0001, start + tone[1] + tone[2]);
-        osc.connect(gain).connect(audio.destination);
-        osc.start(start + tone[1]);
-        osc.stop(start + tone[1] + tone[2] + 0.02);
-      });
-      document.documentElement.dataset.lastSound = name;  // for the browser tests
-    } catch (e) { /* no audio here */ }
-  }
-  function showSoundSwitch() {
-    const button = document.getElementById("sound-toggle");
-    if (!button) return;
-    const on = soundOn();
-    button.setAttribute("aria-pressed", on ? "true" : "false");
-    // The words come from the page, in the player's language (data-label-on, data-title-off...).
-    const d = button.dataset;
-    button.textContent = on ? (d.labelOn || "Sound on") : (d.labelOff || "Sound off");
-    button.title = on
-      ? (d.titleOn || "Sounds on: your turn, 10 seconds left, a card discarded to you (M)")
-      : (d.titleOff || "Sounds off (M)");
-  }
-  function toggleSound() {
-    try { window.localStorage.setItem(soundKey(), soundOn() ? "off" : "on"); } catch (e) { /* private mode */ }
-    showSoundSwitch();
-  }
-  document.addEventListener("click", function (evt) {
-    if (evt.target.closest && evt.target.closest("#sound-toggle")) toggleSound();
-  });
-
-  // --- what just happened: said to screen readers, sounded, the turn announced --------------
-  let seenMove = null;
-  let wasMyTurn = null;
-  function announce() {
-    const r = root();
-    if (!r) return;
-    const line = document.getElementById("last-move");
-    const version = line && line.dataset.version ? line.dataset.version : "";
-    const myTurn = r.dataset.myTurn === "true";
-    const words = [];
-    if (seenMove !== null && version && version !== seenMove) {
-      words.push(line.textContent.trim());
-      if (myTurn && line.dataset.kind === "discard") sound("discard");
-    }
-    if (myTurn && wasMyTurn === false) {
-      const announcer = document.getElementById("table-announcer");
-      words.push((announcer && announcer.dataset.yourTurn) || "Your turn.");
-      setTimeout(function () { sound("turn"); }, 250);
-    }
-    seenMove = version || seenMove || "";
-    wasMyTurn = myTurn;
-    const box = document.getElementById("table-announcer");
-    if (box && words.length) box.textContent = words.join(" ");
-  }
+  const sound = sounds.sound;
 
   // --- the hand: selection in words, a fan fitted to the width, keyboard play -----------------
   function setSelected(card, on) {
@@ -742,8 +522,8 @@
 
   function wire() {
     if (document.getElementById("sort-hand")) applySort(sortOrder());
-    showSoundSwitch();
-    announce();
+    sounds.showSoundSwitch();
+    sounds.announce();
     const hand = document.getElementById("my-hand");
     if (!hand || hand.dataset.wired === "true") { syncForms(); return; }
     hand.dataset.wired = "true";
@@ -879,4 +659,23 @@
       }
     }
   });
+  // What the table's socket (table-socket.js) needs of the page.
+  window.RummyTable = {
+    root: root,
+    felt: felt,
+    shownVersion: shownVersion,
+    seatVersion: seatVersion,
+    refetch: refetch,
+    frame: frame,
+    applyFelt: applyFelt,
+    applySeat: applySeat,
+    settled: settled,
+    showPresence: showPresence,
+    // A pushed felt or seat's parts wait while a card is being dragged (applied on the drop).
+    held: function (kind, box) {
+      if (!dragging) return false;
+      if (kind === "felt") pendingFelt = box; else pendingSeat = box;
+      return true;
+    },
+  };
 })();
