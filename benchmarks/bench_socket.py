@@ -1,0 +1,234 @@
+"""Benchmark of one move's server work at a 6-seat table, in process, the socket path against
+the HTTP path: what a move costs the web process whichever way the page sends it.
+
+Run from the repository root::
+
+    .venv/bin/python benchmarks/bench_socket.py [--moves 200] [--via socket,http]
+
+Sets up a throw-away database (SQLite in memory, the in-memory channel layer), seats six
+players at a Pool 101 table, opens every seat's table socket (the real consumer, through
+channels' ``WebsocketCommunicator``) and plays ``--moves`` moves (pick from the closed deck,
+discard the card drawn). With ``socket`` the player on turn sends ``{"t":"move",...}`` on its
+socket and waits for the ``ack``; with ``http`` it posts the form as the page's fallback does
+(Django's test client: the session, the middleware, the view) and the pushes go through the
+channel layer. Either way every socket's frames are read before the next move. Printed per
+path: the process's CPU per move (every thread: the event loop, the move's pool thread, the
+request), the wall time from sending to the answer, and the frames and bytes the six sockets
+got per move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--moves", type=int, default=200)
+    parser.add_argument("--via", default="socket,http")
+    args = parser.parse_args()
+    os.environ.pop("DATABASE_URL", None)
+    os.environ.pop("REDIS_URL", None)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rummy_site.settings")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # the setup's ORM calls, between moves
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.db import connection
+
+    settings.ALLOWED_HOSTS = ["testserver"]
+    settings.SOCKET_MESSAGES_PER_S = 1000.0  # one socket plays every sixth move, fast
+    connection.creation.create_test_db(verbosity=0, keepdb=False)
+    for via in args.via.split(","):
+        asyncio.run(run(via, args.moves))
+
+
+def _table(name: str) -> tuple[Any, list[Any]]:
+    from django.contrib.auth import get_user_model
+
+    from ledger.services import wallet_deposit
+    from tables import services
+    from tables.models import TableTemplate
+
+    template = TableTemplate.objects.create(
+        name=name,
+        variant="pool101",
+        currency="practice",
+        practice=True,
+        entry_fee=100,
+        seats_min=6,
+        seats_max=6,
+        turn_s=600,
+        extra_time_s=0,
+        bot_count=0,
+    )
+    table = services.table_create(template=template, name=name)
+    users = []
+    for i in range(6):
+        user = get_user_model().objects.create_user(username=f"{name}{i}", password="x" * 12)
+        wallet_deposit(user=user, currency="practice", amount=10**7, idempotency_key=f"{name}:{i}")
+        services.table_join(table=table, user=user, seat_no=i + 1)
+        users.append(user)
+    return table, users
+
+
+def _next_move(table: Any) -> tuple[int, dict[str, str]] | None:
+    """The seat on turn and its move's fields (pick closed, then discard what it drew)."""
+    from tables.engines import engine_of, game_state
+    from tables.models import Game
+
+    game = Game.objects.get(table=table)
+    state = game_state(game)
+    if game.status != "running" or state.deal is None:
+        return None
+    seat_no = state.deal.turn
+    view = engine_of(game.variant).view(state, seat_no)
+    fields = {"version": str(game.version), "game": str(game.pk)}
+    if "pick_closed" in view["allowed"]:
+        fields["action"] = "pick_closed"
+    else:
+        hand = view["hand"]
+        fields["action"] = "discard"
+        fields["card"] = hand.get("picked") or hand["groups"][-1][-1]
+    return seat_no, fields
+
+
+async def _drain(sockets: list[Any], quiet: float = 0.02) -> tuple[int, int]:
+    frames = size = 0
+    for ws in sockets:
+        while not await ws.receive_nothing(timeout=quiet, interval=0.005):
+            text = await ws.receive_from()
+            frames += 1
+            size += len(str(text).encode())
+    return frames, size
+
+
+async def run(via: str, moves: int) -> None:
+    from channels.auth import AuthMiddlewareStack
+    from channels.db import database_sync_to_async
+    from channels.routing import URLRouter
+    from channels.testing import WebsocketCommunicator
+    from django.conf import settings
+    from django.test import Client
+
+    from tables.live import moves as socket_moves
+    from tables.live.routing import websocket_urlpatterns
+
+    app = AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+    thread_cpu: list[float] = []
+    socket_move = socket_moves.socket_move
+
+    profile = None
+    if os.environ.get("BENCH_PROFILE"):
+        import cProfile
+
+        profile = cProfile.Profile()
+
+    def timed_move(**kwargs: Any) -> Any:
+        started = time.thread_time()
+        if profile is not None:
+            profile.enable()
+        try:
+            return socket_move(**kwargs)
+        finally:
+            if profile is not None:
+                profile.disable()
+            thread_cpu.append(time.thread_time() - started)
+
+    socket_moves.socket_move = timed_move
+
+    def timed_post(client: Any, url: str, fields: dict[str, str]) -> Any:
+        started = time.thread_time()
+        try:
+            return client.post(url, fields, HTTP_HX_REQUEST="true")
+        finally:
+            thread_cpu.append(time.thread_time() - started)
+
+    table, users = await database_sync_to_async(_table)(f"bench-{via}")
+    clients, sockets = [], []
+    for user in users:
+        client = Client()
+        await database_sync_to_async(client.force_login)(user)
+        cookie = (
+            f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+        )
+        ws = WebsocketCommunicator(
+            app, f"/ws/tables/{table.pk}/", headers=[(b"cookie", cookie.encode())]
+        )
+        connected, _ = await ws.connect()
+        assert connected
+        clients.append(client)
+        sockets.append(ws)
+    await _drain(sockets, quiet=0.2)
+    cpu: list[float] = []
+    wall: list[float] = []
+    frames: list[int] = []
+    sizes: list[int] = []
+    counter = 0
+    for _ in range(moves):
+        found = await database_sync_to_async(_next_move)(table)
+        if found is None:
+            break
+        seat_no, fields = found
+        started_cpu, started = time.process_time(), time.perf_counter()
+        if via == "socket":
+            counter += 1
+            ws = sockets[seat_no - 1]
+            await ws.send_to(text_data=json.dumps({"t": "move", "a": counter, "d": fields}))
+            got = 0
+            while True:
+                text = await ws.receive_from(timeout=10)
+                got += 1
+                sizes.append(len(str(text).encode()))
+                frame = json.loads(str(text))
+                if frame["t"] in ("ack", "refused") and frame.get("a") == counter:
+                    break
+            if frame["t"] != "ack":
+                raise SystemExit(f"move refused: {frame}")
+        else:
+            client = clients[seat_no - 1]
+            response = await database_sync_to_async(timed_post)(
+                client, f"/tables/{table.pk}/act", fields
+            )
+            if response.status_code not in (200, 204):
+                raise SystemExit(f"move refused: {response.status_code} {fields}")
+            got = 0
+        wall.append(time.perf_counter() - started)
+        count, size = await _drain(sockets)
+        cpu.append(time.process_time() - started_cpu)
+        frames.append(got + count)
+        sizes.append(size)
+    for ws in sockets:
+        await ws.disconnect()
+    socket_moves.socket_move = socket_move
+    if profile is not None:
+        profile.dump_stats(os.environ["BENCH_PROFILE"])
+    done = len(cpu)
+    own = "pool thread" if via == "socket" else "request"
+    print(f"via {via}: {done} moves at a 6-seat Pool 101 table, every seat's socket open")
+    print(f"  CPU per move, every thread, frames read: {_ms(cpu)}")
+    print(f"  CPU of the move's {own}, pushes rendered: {_ms(thread_cpu)}")
+    print(f"  from sending to the answer: {_ms(wall)}")
+    per_move = sum(sizes) / done / 1000
+    print(f"  frames per move: {statistics.mean(frames):.1f}, {per_move:.1f} KB")
+
+
+def _ms(values: list[float]) -> str:
+    return f"median {statistics.median(values) * 1000:.2f} ms"
+
+
+if __name__ == "__main__":
+    main()
