@@ -297,13 +297,16 @@ def table_push(moved: TableMoved) -> None:
         # person who left a waiting game before it started watches like anyone else.
         seats = [s for s in moved.seats if not s.is_bot and (s.played or s.left_at is None)]
         seated = {s.user_id: s.user for s in seats}
-        sockets = presence.open_counts(table_id=table_id, user_ids=sorted(seated))
         languages = sorted({_language_of(None)} | {_language_of(u) for u in seated.values()})
-        sent = sent_read(
+        # Who has a socket open, and what was pushed to them before: one cache read.
+        counted = {presence.presence_key(table_id, uid): uid for uid in seated}
+        sent, found = sent_read(
             game_id=moved.game.pk,
             languages=languages,
-            user_ids=[] if moved.money_moved else [u for u in seated if sockets.get(u)],
+            user_ids=[] if moved.money_moved else list(seated),
+            also=counted,
         )
+        sockets = {uid: _count(found.get(key)) for key, uid in counted.items()}
         outbox: list[tuple[str, dict[str, Any]]] = []  # sent together, in this order
 
         def send(group: str, event: dict[str, Any]) -> None:
@@ -375,6 +378,10 @@ def table_push(moved: TableMoved) -> None:
             lobby_changed()
     except Exception:  # a push is best effort: clients re-fetch on reconnect
         logger.exception("push failed for table %s v%s", table_id, version)
+
+
+def _count(value: object) -> int:
+    return value if isinstance(value, int) else 0
 
 
 async def _send_all(layer: Any, outbox: Outbox) -> None:

@@ -15,6 +15,7 @@ gets them in order (``history_since``: one read) instead of loading its view aga
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -88,18 +89,22 @@ class Sent:
         self.written[_history_key(self.game_id, from_version)] = (from_version, version, html)
 
 
-def sent_read(*, game_id: int, languages: list[str], user_ids: list[int]) -> Sent:
-    """What was last pushed for the game in ``languages`` and to ``user_ids`` (one cache read)."""
+def sent_read(
+    *, game_id: int, languages: list[str], user_ids: list[int], also: Iterable[str] = ()
+) -> tuple[Sent, dict[str, object]]:
+    """What was last pushed for the game in ``languages`` and to ``user_ids``, and the values of
+    the cache keys ``also`` (one cache read for them all)."""
     felt_keys = {_felt_key(game_id, language): language for language in languages}
     seat_keys = {_seat_key(game_id, user_id): user_id for user_id in user_ids}
-    found = cache.get_many([*felt_keys, *seat_keys])
+    also = list(also)
+    found = cache.get_many([*felt_keys, *seat_keys, *also])
     sent = Sent(game_id=game_id)
     for key, value in found.items():
         if key in felt_keys:
             sent.felts[felt_keys[key]] = value
         elif key in seat_keys:
             sent.seats[seat_keys[key]] = value
-    return sent
+    return sent, {key: found[key] for key in also if key in found}
 
 
 def sent_write(sent: Sent) -> None:

@@ -147,7 +147,7 @@ def test_what_was_sent_is_read_from_the_cache_by_any_process(six: Any, listen: A
     listen(lambda: six.act(1, "pick_closed"))
     game = six.game()
     users = [user.pk for user in six.users.values()]
-    sent = sent_read(game_id=game.pk, languages=["en"], user_ids=users)
+    sent, _found = sent_read(game_id=game.pk, languages=["en"], user_ids=users)
     felt = sent.felt_at("en", game.version)
     assert felt is not None and "felt-seat-1" in felt[2] and "pile-open" in felt[2]
     assert sent.seat_at(six.users[1].pk, game.version) is not None
