@@ -36,11 +36,13 @@ import argparse
 import asyncio
 import http.cookiejar
 import json
+import multiprocessing
 import os
 import random
 import re
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlparse
@@ -48,9 +50,6 @@ from urllib.parse import urlparse
 import httpx
 import websockets
 
-FELT = re.compile(r'id="felt-push" data-from="(\d+)" data-version="(\d+)"')
-SEAT_PUSH = re.compile(r'id="seat-push" data-version="(\d+)"')
-SYNC = re.compile(r'id="table-sync"[^>]*data-version="(\d+)"')
 ROOT_VERSION = re.compile(r'id="felt-root"[^>]*data-version="(\d+)"')
 ACTION = re.compile(r'name="action" value="([a-z_]+)"')
 GAME = re.compile(r'name="game" value="(\d+)"')
@@ -71,6 +70,11 @@ class Seat:
     version: int = 0  # the felt's version the seat shows
     heard: dict[int, float] = field(default_factory=dict)  # version -> when it first arrived
     waiters: list[tuple[int, asyncio.Future[float]]] = field(default_factory=list)
+    game: int | None = None  # the game the seat's view shows
+    ws: Any = None  # the open table socket (None while it is down)
+    counter: int = 0  # the last move counter this seat sent on its socket
+    answers: dict[int, asyncio.Future[dict[str, Any]]] = field(default_factory=dict)
+    catching_up: bool = False  # a "since" sent and not yet answered
 
     def headers(self) -> dict[str, str]:
         """This player's cookies, sent by hand: one HTTP client serves every player."""
@@ -109,7 +113,9 @@ class Stats:
     actions: int = 0
     reconnects: int = 0
     catch_up: list[float] = field(default_factory=list)  # socket closed -> page in step again
-    gaps: int = 0  # felt frames that did not follow what the seat showed: re-fetched
+    gaps: int = 0  # felt frames that did not follow what the seat showed: caught up
+    since: int = 0  # catch-ups asked on the socket
+    refetches: int = 0  # views loaded over HTTP because the socket could not catch up
     frames: list[int] = field(default_factory=list)  # bytes of every frame a seat received
     move_bytes: int = 0  # bytes of all frames to every table socket
     lobby_frames: int = 0
@@ -172,39 +178,66 @@ async def _listen(
     uri = f"ws://{host.netloc}/ws/tables/{seat.table_id}/"
     headers = {"Cookie": f"sessionid={seat.session}", "Origin": seat.base}
     async with websockets.connect(uri, additional_headers=headers, max_size=2**22) as ws:
+        seat.ws = ws
         ready.set()
-        while not stop.is_set():
-            try:
-                text = await asyncio.wait_for(ws.recv(), timeout=1.0)
-            except TimeoutError:
-                continue
-            now = time.perf_counter()
-            if isinstance(text, bytes):
-                text = text.decode()
-            if seat.seat:  # a spectator's frames are counted in the move's bytes only
-                stats.frames.append(len(text.encode()))
-            stats.move_bytes += len(text.encode())
-            match = FELT.search(text)
-            if match:
-                before, after = int(match.group(1)), int(match.group(2))
-                if before != seat.version and after > seat.version:
-                    stats.gaps += 1
-                    seat.saw(after, "", now)
-                    await refetch(seat)
-                else:
-                    seat.saw(after, "", now)
-                continue
-            match = SEAT_PUSH.search(text)
-            if match:
-                seat.saw(int(match.group(1)), text, now)
-                continue
-            match = SYNC.search(text)
-            if match and int(match.group(1)) > seat.version:
-                seat.saw(int(match.group(1)), "", now)  # refetched below, as the page does
-                await refetch(seat)
-            if match and closed_at is not None:  # the server's hello after a reconnect
-                stats.catch_up.append(time.perf_counter() - closed_at)
-                closed_at = None
+        try:
+            while not stop.is_set():
+                try:
+                    text = await asyncio.wait_for(ws.recv(), timeout=1.0)
+                except TimeoutError:
+                    continue
+                if isinstance(text, bytes):
+                    text = text.decode()
+                if await _heard_frame(seat, ws, text, stats) and closed_at is not None:
+                    stats.catch_up.append(time.perf_counter() - closed_at)
+                    closed_at = None
+        finally:
+            seat.ws = None
+            seat.catching_up = False
+
+
+async def _catch_up(seat: Seat, ws: Any, stats: Stats) -> None:
+    """Ask the socket for the frames after the version the seat shows (as the page does)."""
+    if seat.catching_up:
+        return
+    seat.catching_up = True
+    stats.since += 1
+    await ws.send(json.dumps({"t": "since", "v": seat.version, "g": seat.game}))
+
+
+async def _heard_frame(seat: Seat, ws: Any, text: str, stats: Stats) -> bool:
+    """Take one frame of the table socket (docs/table-socket.md); whether it was a ``sync``."""
+    now = time.perf_counter()
+    if seat.seat:  # a spectator's frames are counted in the move's bytes only
+        stats.frames.append(len(text.encode()))
+    stats.move_bytes += len(text.encode())
+    frame = json.loads(text)
+    kind = frame.get("t")
+    if kind == "felt":
+        before, after = int(frame["from"]), int(frame["v"])
+        if before != seat.version and after > seat.version:
+            stats.gaps += 1
+            if os.environ.get("LOAD_DEBUG") and stats.gaps < 5:
+                print("gap", seat.table_id, seat.seat, before, after, seat.version, flush=True)
+            await _catch_up(seat, ws, stats)
+        else:
+            seat.saw(after, "", now)
+    elif kind == "seat":
+        seat.saw(int(frame["v"]), str(frame["html"]), now)
+    elif kind == "sync":
+        seat.catching_up = False
+        if int(frame["v"]) > seat.version:
+            await _catch_up(seat, ws, stats)
+        return True
+    elif kind == "refetch":
+        seat.catching_up = False
+        stats.refetches += 1
+        await refetch(seat)
+    elif kind in ("ack", "refused"):
+        answer = seat.answers.pop(frame.get("a"), None)
+        if answer is not None and not answer.done():
+            answer.set_result(frame)
+    return False
 
 
 class _NoCookies(http.cookiejar.DefaultCookiePolicy):
@@ -224,6 +257,8 @@ async def refetch(seat: Seat) -> None:
         response = await client.get(f"/tables/{seat.table_id}/view", headers=seat.headers())
         match = ROOT_VERSION.search(response.text)
         if response.status_code == 200 and match:
+            game = GAME.search(response.text)
+            seat.game = int(game.group(1)) if game else seat.game
             seat.saw(int(match.group(1)), response.text, time.perf_counter())
 
 
@@ -260,32 +295,18 @@ async def play_table(
         if actor is None or move is None:
             await asyncio.sleep(0.2)
             continue
-        client = client_for[actor.base]
         before = actor.version
         data = {**move, "version": str(before)}
         started = time.perf_counter()
-        try:
-            response = await client.post(
-                f"/tables/{actor.table_id}/act",
-                data=data,
-                headers={**actor.headers(), "HX-Request": "true", "X-CSRFToken": actor.csrf},
-            )
-        except httpx.HTTPError:
-            stats.errors += 1
+        if args.via == "socket":
+            version = await _move_on_socket(actor, data, stats)
+        else:
+            version = await _move_posted(actor, client_for[actor.base], data, stats)
+        if version is None:
             await asyncio.sleep(args.interval)
             continue
-        elapsed = time.perf_counter() - started
-        if response.status_code not in (200, 204):
-            stats.errors += 1
-            await refetch(actor)
-            await asyncio.sleep(args.interval)
-            continue
-        stats.posts.append(elapsed)
+        stats.posts.append(time.perf_counter() - started)
         stats.actions += 1
-        # 204: the push brings the mover's fragment; 200: the answer is the fragment.
-        version = before + 1
-        if response.status_code == 200:
-            actor.saw(actor.version, response.text, time.perf_counter())
         others = [s for s in seats if s is not actor]
         waits = [asyncio.wait_for(s.heard_by(version), PUSH_TIMEOUT) for s in others]
         for result in await asyncio.gather(*waits, return_exceptions=True):
@@ -294,6 +315,55 @@ async def play_table(
             else:
                 stats.pushes.append(result - started)
         await asyncio.sleep(args.interval * random.uniform(0.8, 1.2))
+
+
+async def _move_on_socket(actor: Seat, data: dict[str, str], stats: Stats) -> int | None:
+    """Send the move on the actor's socket and wait for its answer: the version it made, or
+    ``None`` when it was refused or went unanswered."""
+    if actor.ws is None:
+        stats.errors += 1
+        return None
+    actor.counter += 1
+    counter = actor.counter
+    answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+    actor.answers[counter] = answer
+    try:
+        await actor.ws.send(json.dumps({"t": "move", "a": counter, "d": data}))
+        frame = await asyncio.wait_for(answer, PUSH_TIMEOUT)
+    except (TimeoutError, websockets.WebSocketException):
+        actor.answers.pop(counter, None)
+        stats.errors += 1
+        return None
+    if frame["t"] != "ack":
+        stats.errors += 1
+        if frame.get("html"):
+            actor.saw(actor.version, str(frame["html"]), time.perf_counter())
+        elif frame.get("status") == 409 and actor.ws is not None:
+            await _catch_up(actor, actor.ws, stats)
+        return None
+    return int(frame["v"])
+
+
+async def _move_posted(
+    actor: Seat, client: httpx.AsyncClient, data: dict[str, str], stats: Stats
+) -> int | None:
+    """Post the move as the page's fallback does: the version it made, or ``None``."""
+    try:
+        response = await client.post(
+            f"/tables/{actor.table_id}/act",
+            data=data,
+            headers={**actor.headers(), "HX-Request": "true", "X-CSRFToken": actor.csrf},
+        )
+    except httpx.HTTPError:
+        stats.errors += 1
+        return None
+    if response.status_code not in (200, 204):
+        stats.errors += 1
+        await refetch(actor)
+        return None
+    if response.status_code == 200:  # no socket open: the answer is the fragment
+        actor.saw(actor.version, response.text, time.perf_counter())
+    return int(data["version"]) + 1
 
 
 def cpu_seconds(pids: list[int]) -> float:
@@ -385,15 +455,24 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * q))] * 1000
 
 
-async def run_level(tables: list[dict[str, Any]], args: Any) -> dict[str, Any]:
-    urls = args.url
-    seats_by_table = [
+def _seats(tables: list[dict[str, Any]], urls: list[str]) -> list[list[Seat]]:
+    return [
         [
             Seat(t["table_id"], p["seat"], p["session"], urls[(t["table_id"] + i) % len(urls)])
             for i, p in enumerate(t["players"])
         ]
         for t in tables
     ]
+
+
+async def play_chunk(
+    tables: list[dict[str, Any]], args: Any, lobby: int, start: Callable[[], None]
+) -> Stats:
+    """One worker's share of a level: its tables' sockets (and spectators, and ``lobby`` lobby
+    sockets) opened, then, once every worker is ready (``start``), the tables played for the
+    level's duration."""
+    urls = args.url
+    seats_by_table = _seats(tables, urls)
     stop = asyncio.Event()
     stats = Stats()
     listeners = []
@@ -402,7 +481,7 @@ async def run_level(tables: list[dict[str, Any]], args: Any) -> dict[str, Any]:
         other = seats_by_table[(i + 1) % len(seats_by_table)][0]
         watcher = Seat(seats_by_table[i][0].table_id, 0, other.session, other.base)
         listeners.append(asyncio.create_task(listen(watcher, stop, asyncio.Event(), stats)))
-    for i in range(args.lobby):
+    for i in range(lobby):
         listeners.append(asyncio.create_task(watch_lobby(urls[i % len(urls)], stop, stats)))
     for seats in seats_by_table:  # players arrive a table at a time, as pages load
         readies = []
@@ -410,18 +489,11 @@ async def run_level(tables: list[dict[str, Any]], args: Any) -> dict[str, Any]:
             ready = asyncio.Event()
             readies.append(ready)
             listeners.append(asyncio.create_task(listen(seat, stop, ready, stats)))
-        await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), timeout=60)
+        await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), timeout=120)
         await asyncio.gather(*(refetch(s) for s in seats))  # every page starts from its view
     limits = httpx.Limits(max_connections=500, max_keepalive_connections=500)
     clients = {u: new_client(u, limits=limits, timeout=30) for u in urls}
-    peak = [0]
-    counter = asyncio.create_task(pg_connections(args.database_url, stop, peak))
-    backlog = [0]
-    sampler = asyncio.create_task(layer_backlog(args.redis_url, stop, backlog))
-    cpu_before = cpu_seconds(args.pids)
-    proxy_before = cpu_seconds(args.proxy_pids)
-    counts_before = database_counts(args.database_url, args.pgbouncer_admin)
-    started = time.perf_counter()
+    await asyncio.get_running_loop().run_in_executor(None, start)
     players = [
         asyncio.create_task(play_table(seats, clients, args, stats, stop))
         for seats in seats_by_table
@@ -430,8 +502,91 @@ async def run_level(tables: list[dict[str, Any]], args: Any) -> dict[str, Any]:
     stats.move_bytes = stats.lobby_frames = stats.lobby_bytes = 0
     await asyncio.sleep(args.duration)
     stop.set()
+    await asyncio.gather(*players, return_exceptions=True)
+    await asyncio.gather(*listeners, return_exceptions=True)
+    for client in clients.values():
+        await client.aclose()
+    for seats in seats_by_table:
+        for seat in seats:
+            seat.waiters.clear()
+            seat.answers.clear()
+    return stats
+
+
+def _worker(
+    tables: list[dict[str, Any]], args: Any, lobby: int, barrier: Any, results: Any
+) -> None:
+    stats = asyncio.run(play_chunk(tables, args, lobby, lambda: barrier.wait(timeout=600)))
+    results.put(stats)
+
+
+def _merged(parts: list[Stats]) -> Stats:
+    total = Stats()
+    for part in parts:
+        for name, value in vars(part).items():
+            if isinstance(value, list):
+                getattr(total, name).extend(value)
+            else:
+                setattr(total, name, getattr(total, name) + value)
+    return total
+
+
+def redis_commands(url: str | None) -> dict[str, int]:
+    """Every command the Redis server has run so far, by name (``INFO commandstats``)."""
+    if not url:
+        return {}
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        info = client.info("commandstats")
+    finally:
+        client.close()
+    # Less the harness's own: its sampler's SCAN and ZCARD, and these INFO calls.
+    own = {"scan", "zcard", "info"}
+    calls = {name.removeprefix("cmdstat_"): int(row["calls"]) for name, row in info.items()}
+    return {name: count for name, count in calls.items() if name not in own}
+
+
+async def _sample(args: Any, peak: list[int], backlog: list[int]) -> None:
+    stop = asyncio.Event()
+    tasks = [
+        asyncio.create_task(pg_connections(args.database_url, stop, peak)),
+        asyncio.create_task(layer_backlog(args.redis_url, stop, backlog)),
+    ]
+    await asyncio.sleep(args.duration)
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def run_level(tables: list[dict[str, Any]], args: Any) -> dict[str, Any]:
+    """A level played by ``--procs`` worker processes, each with its share of the tables; this
+    process only measures the servers (CPU, PostgreSQL, Redis) over the same window."""
+    procs = max(1, min(args.procs, len(tables)))
+    context = multiprocessing.get_context("fork")
+    barrier = context.Barrier(procs + 1)
+    results = context.Queue()
+    workers = [
+        context.Process(
+            target=_worker,
+            args=(tables[i::procs], args, args.lobby // procs, barrier, results),
+            daemon=True,
+        )
+        for i in range(procs)
+    ]
+    for worker in workers:
+        worker.start()
+    barrier.wait(timeout=600)  # every socket open
+    print(f"# {len(tables)} tables via {args.via}: every socket open, playing", flush=True)
+    cpu_before = [cpu_seconds([pid]) for pid in args.pids]
+    proxy_before = cpu_seconds(args.proxy_pids)
+    counts_before = database_counts(args.database_url, args.pgbouncer_admin)
+    redis_before = redis_commands(args.redis_url)
+    started = time.perf_counter()
+    peak, backlog = [0], [0]
+    asyncio.run(_sample(args, peak, backlog))
     wall = time.perf_counter() - started
-    cpu = cpu_seconds(args.pids) - cpu_before
+    cpu = [cpu_seconds([pid]) - before for pid, before in zip(args.pids, cpu_before, strict=True)]
     rss = rss_kib(args.pids)
     proxy_cpu = cpu_seconds(args.proxy_pids) - proxy_before
     counts = [
@@ -440,32 +595,42 @@ async def run_level(tables: list[dict[str, Any]], args: Any) -> dict[str, Any]:
             counts_before, database_counts(args.database_url, args.pgbouncer_admin), strict=True
         )
     ]
-    await asyncio.gather(*players, return_exceptions=True)
-    await asyncio.gather(*listeners, counter, sampler, return_exceptions=True)
-    for client in clients.values():
-        await client.aclose()
+    redis_after = redis_commands(args.redis_url)
+    stats = _merged([results.get(timeout=300) for _ in workers])
+    for worker in workers:
+        worker.join(timeout=30)
+    commands = {
+        name: calls - redis_before.get(name, 0)
+        for name, calls in redis_after.items()
+        if calls > redis_before.get(name, 0)
+    }
+    actions = stats.actions
     return {
         "tables": len(tables),
-        "actions_per_s": stats.actions / wall,
+        "actions_per_s": actions / wall,
         "post_ms": (pct(stats.posts, 0.5), pct(stats.posts, 0.95), pct(stats.posts, 0.99)),
         "push_ms": (pct(stats.pushes, 0.5), pct(stats.pushes, 0.99)),
         "lost": stats.lost,
         "errors": stats.errors + stats.socket_errors,
-        "cpu_ms_per_action": (cpu / stats.actions * 1000) if stats.actions and args.pids else None,
+        "cpu_ms_per_action": (sum(cpu) / actions * 1000) if actions and args.pids else None,
+        "cpu_ms_per_action_by_pid": [c / actions * 1000 for c in cpu] if actions else [],
         "pg_connections_peak": peak[0] if args.database_url else None,
         "proxy_cpu_ms_per_action": (
-            (proxy_cpu / stats.actions * 1000) if stats.actions and args.proxy_pids else None
+            (proxy_cpu / actions * 1000) if actions and args.proxy_pids else None
         ),
-        "actions": stats.actions,
-        "per_action": [n / stats.actions if stats.actions else 0.0 for n in counts],
+        "actions": actions,
+        "per_action": [n / actions if actions else 0.0 for n in counts],
+        "redis_per_action": {k: v / actions for k, v in commands.items()} if actions else {},
         "reconnects": stats.reconnects,
         "catch_up_ms": (pct(stats.catch_up, 0.5), max(stats.catch_up, default=0.0) * 1000),
         "socket_errors": stats.socket_errors,
         "gaps": stats.gaps,
+        "since": stats.since,
+        "refetches": stats.refetches,
         "frame_median_kb": sorted(stats.frames)[len(stats.frames) // 2] / 1000
         if stats.frames
         else 0,
-        "bytes_per_action": stats.move_bytes / stats.actions if stats.actions else 0,
+        "bytes_per_action": stats.move_bytes / actions if actions else 0,
         "lobby_frames_per_s": stats.lobby_frames / wall / max(1, args.lobby),
         "rss_kib": rss,
         "layer_backlog_peak": backlog[0] if args.redis_url else None,
@@ -492,7 +657,18 @@ def main() -> None:
     parser.add_argument(
         "--redis-url",
         default=None,
-        help="the channel layer's Redis: its peak receive backlog per process is printed",
+        help="the channel layer's Redis: its commands per move and its peak receive backlog per"
+        " process are printed",
+    )
+    parser.add_argument(
+        "--via",
+        default="socket",
+        choices=["socket", "http", "both"],
+        help="how a player sends a move: on its table socket (as the page does), as the form's"
+        " POST (the page's fallback), or each level both ways, one after the other",
+    )
+    parser.add_argument(
+        "--procs", type=int, default=1, help="worker processes playing the tables (split evenly)"
     )
     args = parser.parse_args()
     args.pids = [int(p) for p in args.pids.split(",") if p]
@@ -500,19 +676,22 @@ def main() -> None:
     with open(args.fixture) as handle:
         fixture = json.load(handle)
     print(
-        "tables  actions/s  POST p50/p95/p99 ms     push p50/p99 ms   lost  errors"
+        "via     tables  actions/s  answer p50/p95/p99 ms   push p50/p99 ms   lost  errors"
         "  CPU ms/action  PG conns"
     )
-    for level in [int(x) for x in args.levels.split(",")]:
+    vias = ["socket", "http"] if args.via == "both" else [args.via]
+    for level, via in [(int(x), v) for x in args.levels.split(",") for v in vias]:
         if level > len(fixture):
             raise SystemExit(f"the fixture has {len(fixture)} tables, fewer than {level}")
-        r = asyncio.run(run_level(fixture[:level], args))
+        args.via = via
+        r = run_level(fixture[:level], args)
         cpu = f"{r['cpu_ms_per_action']:.1f}" if r["cpu_ms_per_action"] is not None else "-"
         conns = r["pg_connections_peak"] if r["pg_connections_peak"] is not None else "-"
         p50, p95, p99 = r["post_ms"]
         q50, q99 = r["push_ms"]
         print(
-            f"{r['tables']:6d}  {r['actions_per_s']:9.1f}  {p50:6.0f} /{p95:6.0f} /{p99:6.0f}"
+            f"{via:6s}  {r['tables']:6d}  {r['actions_per_s']:9.1f}"
+            f"  {p50:6.0f} /{p95:6.0f} /{p99:6.0f}"
             f"   {q50:7.0f} /{q99:6.0f}   {r['lost']:5d}  {r['errors']:6d}  {cpu:>13}  {conns:>8}",
             flush=True,
         )
@@ -522,8 +701,17 @@ def main() -> None:
             if args.pgbouncer_admin:
                 line += f", {pgb_x:.1f} transactions and {pgb_q:.1f} statements through PgBouncer"
             print(line, flush=True)
+        if len(args.pids) > 1:
+            shares = ", ".join(f"{c:.1f}" for c in r["cpu_ms_per_action_by_pid"])
+            print(f"        CPU ms/action by process: {shares}", flush=True)
+        if r["redis_per_action"]:
+            top = sorted(r["redis_per_action"].items(), key=lambda kv: -kv[1])[:6]
+            words = ", ".join(f"{name} {calls:.1f}" for name, calls in top)
+            total = sum(r["redis_per_action"].values())
+            print(f"        Redis commands per action: {total:.1f} ({words})", flush=True)
         print(
-            f"        felt gaps {r['gaps']}; frame to a seat p50 {r['frame_median_kb']:.1f} KB;"
+            f"        catch-ups on the socket {r['since']}, views loaded {r['refetches']};"
+            f" felt gaps {r['gaps']}; frame to a seat p50 {r['frame_median_kb']:.1f} KB;"
             f" all frames {r['bytes_per_action'] / 1000:.1f} KB a move; lobby frames"
             f" {r['lobby_frames_per_s']:.2f}/s a socket; RSS KiB {r['rss_kib']}",
             flush=True,
