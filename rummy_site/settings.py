@@ -98,6 +98,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # A NUL character in the path, the query or a form is a 400 (rummy_site/input_guard.py).
+    "rummy_site.input_guard.NulRefusedMiddleware",
     # Times each POST /tables/<id>/act for /metrics (rummy_site/observers.py).
     "rummy_site.observers.MoveLatencyMiddleware",
     "csp.middleware.CSPMiddleware",

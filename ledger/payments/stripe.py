@@ -18,6 +18,7 @@ with those events."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -108,6 +109,10 @@ class StripeProvider:
             raise CallbackRefused("The Stripe signature does not match.") from error
         except (ValueError, KeyError, TypeError) as error:
             raise CallbackRefused("The callback body is not a Stripe event.") from error
+        # Stripe's check refuses a signature older than the tolerance only: one dated in the
+        # future is refused here the same way (a replay cannot be prepared ahead).
+        if _signed_at(signature) > time.time() + tolerance:
+            raise CallbackRefused("The Stripe signature is dated in the future.")
         return _event_read(event.to_dict())
 
     def payment_lookup(self, *, reference: str) -> PaymentEvent | None:
@@ -121,6 +126,15 @@ class StripeProvider:
         if not session_id:
             return None
         return stripe_lookup(self, session_id=session_id)
+
+
+def _signed_at(signature: str) -> int:
+    """The ``t=`` timestamp of a ``Stripe-Signature`` header (0 when it has none)."""
+    for item in signature.split(","):
+        key, _, value = item.strip().partition("=")
+        if key == "t" and value.isascii() and value.isdigit():
+            return int(value)
+    return 0
 
 
 def _event_read(event: dict[str, Any]) -> PaymentEvent:

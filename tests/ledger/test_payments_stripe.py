@@ -160,13 +160,17 @@ def test_an_unpaid_completion_and_other_events_move_nothing(client, player, depo
     assert deposit.status == DepositStatus.PENDING
 
 
-@pytest.mark.parametrize("forgery", ["other secret", "stale", "changed body", "no header"])
+@pytest.mark.parametrize(
+    "forgery", ["other secret", "stale", "ten minutes ahead", "changed body", "no header"]
+)
 def test_a_forged_or_stale_event_is_refused_and_credits_nothing(client, player, deposit, forgery):
     body = _body("checkout.session.completed.json", deposit.reference)
     if forgery == "other secret":
         response = _send(client, body, secret="whsec_guess")
     elif forgery == "stale":
         response = _send(client, body, at=int(time.time()) - 3600)
+    elif forgery == "ten minutes ahead":  # correctly signed, dated past the tolerance ahead
+        response = _send(client, body, at=int(time.time()) + 600)
     elif forgery == "changed body":
         header = stripe.WebhookSignature.generate_signature_header(body.decode(), SECRET)
         forged = body.replace(b"250000", b"990000")
