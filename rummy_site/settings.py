@@ -471,6 +471,7 @@ LOGGING = {
             "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
         },
     },
+    "filters": {"refusals": {"()": "rummy_site.logfilters.RefusalsWithoutTraceback"}},
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
@@ -479,6 +480,8 @@ LOGGING = {
     },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {
+        # A 4xx is logged on one line, its traceback left out (rummy_site/logfilters.py).
+        "django.request": {"filters": ["refusals"]},
         "django.channels.server": {"level": "WARNING"},
         # The write path's events: in the JSON logs only (a line per committed change).
         "rummy.events": {"level": "INFO" if LOG_FORMAT == "json" else "WARNING"},
