@@ -253,8 +253,11 @@ def new_client(base: str, **kwargs: Any) -> httpx.AsyncClient:
 
 
 async def refetch(seat: Seat) -> None:
-    async with new_client(seat.base) as client:
-        response = await client.get(f"/tables/{seat.table_id}/view", headers=seat.headers())
+    async with new_client(seat.base, timeout=60) as client:
+        try:
+            response = await client.get(f"/tables/{seat.table_id}/view", headers=seat.headers())
+        except httpx.HTTPError:
+            return  # the next frame's gap asks again
         match = ROOT_VERSION.search(response.text)
         if response.status_code == 200 and match:
             game = GAME.search(response.text)

@@ -24,17 +24,14 @@ from tables import services
 from tables.engines import MELD_FIELDS, SETTINGS_FIELDS
 from tables.models import TableTemplate, Variant
 from tables.presenters import money
+from tables.staff.money_form import TypedMoneyForm
 from tables.staff.presets import PRESETS, preset_by_key
 from tables.staff.template_checks import rule_defaults
 from tables.web.inputs import (
     AsciiFloatField,
     AsciiIntegerField,
-    InputRefused,
     LimitedJSONField,
     bps_to_percent,
-    minor_to_money,
-    money_to_minor,
-    percent_to_bps,
 )
 
 # Rule fields a blank of which means the rule book's default.
@@ -77,8 +74,11 @@ def default_hint(name: str) -> str:
     return "Blank: the rule book's default (" + " · ".join(parts) + ")." if parts else ""
 
 
-class TemplateForm(forms.ModelForm[TableTemplate]):
+class TemplateForm(TypedMoneyForm):
     """Money typed in rupees or chips, the fee in percent; blanks show their defaults."""
+
+    money_fields = MONEY_FIELDS
+    fee_field = "platform_fee_bps"
 
     entry_fee = forms.CharField(
         label="Entry fee",
@@ -105,14 +105,6 @@ class TemplateForm(forms.ModelForm[TableTemplate]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         instance = self.instance
-        currency = self.initial.get("currency") or instance.currency or "cash"
-        for name in MONEY_FIELDS:
-            value = self.initial.get(name)
-            if isinstance(value, int):  # the model's minor units, shown as typed
-                self.initial[name] = minor_to_money(value, currency=currency)
-        fee = self.initial.get("platform_fee_bps")
-        if isinstance(fee, int):
-            self.initial["platform_fee_bps"] = bps_to_percent(fee)
         variant = (
             (self.data.get("variant") if self.is_bound else None)
             or self.initial.get("variant")
@@ -139,33 +131,6 @@ class TemplateForm(forms.ModelForm[TableTemplate]):
                 field.choices = [("", f"({shown})"), *list(field.choices)[1:]]  # type: ignore[arg-type]
             else:
                 field.widget.attrs["placeholder"] = shown
-
-    def _post_clean(self) -> None:
-        # A value that could not be read is reported alone: the whole template is judged (the
-        # model's checks, the engine) once every field reads.
-        # Django's private form hooks, which django-stubs leave out.
-        if self._errors:  # type: ignore[attr-defined]
-            return
-        super()._post_clean()  # type: ignore[misc]
-
-    def clean(self) -> dict[str, Any]:
-        super().clean()
-        data = self.cleaned_data  # what ModelForm.clean returns
-        currency = data.get("currency") or "cash"
-        for name in MONEY_FIELDS:
-            raw = self.data.get(name, "") if self.is_bound else ""
-            if name in self.errors:
-                continue
-            try:
-                data[name] = money_to_minor(raw, currency=currency) if str(raw).strip() else 0
-            except InputRefused as exc:
-                self.add_error(name, str(exc))
-        if "platform_fee_bps" not in self.errors:
-            try:
-                data["platform_fee_bps"] = percent_to_bps(self.data.get("platform_fee_bps", ""))
-            except InputRefused as exc:
-                self.add_error("platform_fee_bps", str(exc))
-        return data
 
 
 @admin.register(TableTemplate)

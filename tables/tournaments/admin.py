@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
@@ -15,6 +16,8 @@ from django.utils.html import format_html
 
 from accounts.http import AuthenticatedHttpRequest
 from tables.models import Variant
+from tables.presenters import money
+from tables.staff.money_form import TypedMoneyForm
 from tables.tournaments import services
 from tables.tournaments.models import OPEN_STATUSES, Registration, Round, Tournament
 
@@ -64,14 +67,44 @@ class RoundInline(admin.TabularInline[Round, Tournament]):
         return False
 
 
+class TournamentForm(TypedMoneyForm):
+    """The entry fee and the guarantee typed in rupees (chips for practice), the fee in
+    percent, as table templates take them; a blank prize table is the rule book's."""
+
+    money_fields = ("entry_fee", "guarantee")
+    fee_field = "fee_bps"
+    entry_fee = forms.CharField(
+        label="Entry fee",
+        required=False,
+        help_text="Rupees for cash (50.00), chips for practice (100); blank or 0: a freeroll.",
+    )
+    guarantee = forms.CharField(
+        label="Guarantee",
+        required=False,
+        help_text="The prize pool the house guarantees, in the same money; blank or 0: none.",
+    )
+    fee_bps = forms.CharField(
+        label="Platform fee (%)", help_text="Percent of the entries, 0 to 100 (12.5 = 12.5 %)."
+    )
+
+    class Meta:
+        model = Tournament
+        fields = "__all__"
+
+    def clean_prize_table(self) -> object:
+        value = self.cleaned_data.get("prize_table")
+        return [] if value in (None, "", []) else value
+
+
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin[Tournament]):
-    list_display = ("name", "kind", "status", "currency", "entry_fee", "players_max", "starts_at")
+    form = TournamentForm
+    list_display = ("name", "kind", "status", "currency", "entry", "players_max", "starts_at")
     list_filter = ("status", "kind", "currency")
     search_fields = ("name",)
     fieldsets = (
         (None, {"fields": ("name", "kind", "template", "currency")}),
-        ("Money (minor units)", {"fields": ("entry_fee", "fee_bps", "guarantee", "prize_table")}),
+        ("Money", {"fields": ("entry_fee", "fee_bps", "guarantee", "prize_table")}),
         (
             "Field and tables",
             {
@@ -98,6 +131,15 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
     )
     inlines = (RegistrationInline, RoundInline)
     actions = ("cancel_with_refunds",)
+
+    @admin.display(description="Entry fee")
+    def entry(self, obj: Tournament) -> str:
+        return money(obj.entry_fee, obj.currency)
+
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)  # a tournament is cancelled, never deleted
+        return actions
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
         if obj is not None and obj.status not in OPEN_STATUSES:

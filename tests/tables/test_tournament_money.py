@@ -247,8 +247,8 @@ def test_the_admin_refuses_next_to_the_field_freezes_and_cancels(
             "kind": "sit_and_go",
             "template": template.pk,
             "currency": "cash",
-            "entry_fee": 100,
-            "fee_bps": 1000,
+            "entry_fee": "1.00",
+            "fee_bps": "10",
             "guarantee": 0,
             "players_min": 2,
             "players_max": 6,
@@ -272,8 +272,8 @@ def test_the_admin_refuses_next_to_the_field_freezes_and_cancels(
             "kind": "sit_and_go",
             "template": template.pk,
             "currency": "cash",
-            "entry_fee": 100,
-            "fee_bps": 1000,
+            "entry_fee": "1.00",
+            "fee_bps": "10",
             "guarantee": 0,
             "players_min": 2,
             "players_max": 6,
@@ -334,3 +334,51 @@ def test_a_repeating_sit_and_go_opens_again_when_it_starts(
             repeat=True,
             starts_at=timezone.now() + timedelta(hours=1),
         ).full_clean()
+
+
+def _admin_post(client: Any, template: Any, **fields: Any) -> Any:
+    data = {
+        "name": "Evening cup",
+        "kind": "sit_and_go",
+        "template": template.pk,
+        "currency": "cash",
+        "entry_fee": "50.00",
+        "fee_bps": "12.5",
+        "guarantee": "",
+        "players_min": 2,
+        "players_max": 6,
+        "seats_per_table": 6,
+        "qualifiers_per_table": 2,
+        "prize_table": "",
+        "break_s": 60,
+        "human_wait_s": 20,
+        "registrations-TOTAL_FORMS": 0,
+        "registrations-INITIAL_FORMS": 0,
+        "rounds-TOTAL_FORMS": 0,
+        "rounds-INITIAL_FORMS": 0,
+        **fields,
+    }
+    return client.post("/admin/tournaments/tournament/add/", data)
+
+
+def test_the_admin_takes_rupees_percent_and_a_blank_prize_table(client: Any) -> None:
+    from django.contrib.auth import get_user_model
+
+    staff = get_user_model().objects.create_superuser("boss2", "c@example.com", "pw-12345!")
+    client.force_login(staff)
+    template = deals_template()
+    assert _admin_post(client, template).status_code == 302
+    made = Tournament.objects.get(name="Evening cup")
+    # Typed as table templates take them: rupees and percent; blank: the rule book's table.
+    assert (made.entry_fee, made.fee_bps, made.guarantee) == (5000, 1250, 0)
+    assert made.prize_table == []
+    page = client.get(f"/admin/tournaments/tournament/{made.pk}/change/").content.decode()
+    assert 'value="50.00"' in page and 'value="12.5"' in page
+    listing = client.get("/admin/tournaments/tournament/").content.decode()
+    assert "₹50.00" in listing
+    assert "delete_selected" not in listing  # cancelled with refunds, never deleted
+    for field, typed in (("entry_fee", "5.555"), ("fee_bps", "120"), ("fee_bps", "ten")):
+        refused = _admin_post(client, template, name="Odd cup", **{field: typed})
+        assert refused.status_code == 200
+        assert field in refused.context["adminform"].form.errors, (field, typed)
+    assert not Tournament.objects.filter(name="Odd cup").exists()
