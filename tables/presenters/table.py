@@ -587,7 +587,7 @@ def seat_keys(data: TableRead) -> tuple[str, str]:
         view.deadline if view is not None and on_turn else None,
         deal.melds if deal is not None and "lay_off" in allowed else None,
     )
-    foot = (data.commitment, my_seat, data.can_leave)
+    foot = (data.commitment, my_seat, data.can_leave, data.game_status)
     return repr(main), repr(foot)
 
 

@@ -317,3 +317,19 @@ def test_a_refusal_without_htmx_is_in_a_players_words(client, two):
     assert "message-error" in html
     assert "not your turn" in html.lower()
     assert "seat 1" not in html.lower() and "seat 2" not in html.lower()
+
+
+def test_a_waiting_table_offers_one_way_to_leave(client, table_factory, players):
+    """Waiting for players, the seat shows "Leave (refund)" only; once the game runs,
+    "Leave table" (with its warning) only."""
+    from tables import services
+
+    table = table_factory(seats_min=2, seats_max=3)
+    services.table_join(table=table, user=players[0], seat_no=1)
+    client.force_login(players[0])
+    page = client.get(reverse("table", args=[table.pk])).content.decode()
+    assert page.count("Leave (refund)") == 1 and "Leave table" not in page
+    services.table_join(table=table, user=players[1], seat_no=2)
+    services.table_join(table=table, user=players[2], seat_no=3)  # full: the game starts
+    page = client.get(reverse("table", args=[table.pk])).content.decode()
+    assert "Leave (refund)" not in page and page.count("Leave table") == 1
