@@ -207,7 +207,13 @@ def tournament_support(*, tournament: Tournament) -> dict[str, Any]:
                     "games": games,
                 }
             )
-        rounds.append({"round": round_, "tables": tables})
+        names = dict(
+            Registration.objects.filter(pk__in=round_.draw or []).values_list(
+                "pk", "user__username"
+            )
+        )
+        draw_names = [names.get(pk, f"#{pk}") for pk in round_.draw or []]
+        rounds.append({"round": round_, "tables": tables, "draw_names": draw_names})
     payments = list(
         Entry.objects.filter(transaction__ref=tournament.pot_ref)
         .select_related("transaction", "account", "account__user")
@@ -215,6 +221,7 @@ def tournament_support(*, tournament: Tournament) -> dict[str, Any]:
     )
     return {
         "tournament": tournament,
+        "fee_percent": f"{tournament.fee_bps / 100:g}",
         "rounds": rounds,
         "payments": payments,
         "registrations": list(

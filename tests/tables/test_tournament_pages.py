@@ -5,6 +5,7 @@ words, and support's page and results export."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -110,6 +111,12 @@ def test_support_page_and_export(
     page = client.get(reverse("tournaments:support", args=[t.pk])).content.decode()
     assert "Round 1" in page and f"entry:tournament:{t.pk}:reg:" in page
     assert reverse("support_deal", args=[1]).rsplit("/", 2)[0] in page
+    # Words and money, not Python values: no dict, list, True/False or None on the page.
+    assert not re.search(r"\{'|\[\d+, \d+|>(True|False|None)<", page), page
+    assert f"Drawn order: {players[0].username}" in page or (
+        f"Drawn order: {players[1].username}" in page
+    )
+    assert "<dt>Pool</dt><dd>3600</dd>" in page  # the frozen settings, one per line
     export = client.get(reverse("tournaments:export", args=[t.pk]))
     data = json.loads(export.content)
     assert data["tournament"]["frozen"]["pool"] == 3_600
