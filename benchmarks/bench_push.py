@@ -53,22 +53,17 @@ def main() -> None:
 FORM = "application/x-www-form-urlencoded"
 
 
-def run(moves: int) -> None:
-    import re
-    from urllib.parse import urlencode
-
+def six_seat_table(name: str) -> tuple[Any, list[Any]]:
+    """A practice Pool 101 table of six seats with long turns, every seat taken by a funded
+    player ``<name>0`` to ``<name>5``: the game has started."""
     from django.contrib.auth import get_user_model
-    from django.test import Client
 
     from ledger.services import wallet_deposit
     from tables import services
-    from tables.engines import engine_of, game_state
-    from tables.live import presence, realtime
-    from tables.models import Game, TableTemplate
-    from tables.services import table_create
+    from tables.models import TableTemplate
 
     template = TableTemplate.objects.create(
-        name="Bench pool",
+        name=f"Bench pool {name}",
         variant="pool101",
         currency="practice",
         practice=True,
@@ -79,14 +74,29 @@ def run(moves: int) -> None:
         extra_time_s=0,
         bot_count=0,
     )
-    table = table_create(template=template, name="Bench table")
+    table = services.table_create(template=template, name=f"Bench table {name}")
     users = []
     for i in range(6):
-        user = get_user_model().objects.create_user(username=f"bench{i}", password="x" * 12)
-        wallet_deposit(user=user, currency="practice", amount=10**7, idempotency_key=f"b:{i}")
+        user = get_user_model().objects.create_user(username=f"{name}{i}", password="x" * 12)
+        wallet_deposit(user=user, currency="practice", amount=10**7, idempotency_key=f"{name}:{i}")
         services.table_join(table=table, user=user, seat_no=i + 1)
-        presence.socket_opened(table_id=table.pk, user_id=user.pk)
         users.append(user)
+    return table, users
+
+
+def run(moves: int) -> None:
+    import re
+    from urllib.parse import urlencode
+
+    from django.test import Client
+
+    from tables.engines import engine_of, game_state
+    from tables.live import presence, realtime
+    from tables.models import Game
+
+    table, users = six_seat_table("bench")
+    for user in users:
+        presence.socket_opened(table_id=table.pk, user_id=user.pk)
     clients = []
     for user in users:
         client = Client()

@@ -56,35 +56,6 @@ def main() -> None:
         asyncio.run(run(via, args.moves))
 
 
-def _table(name: str) -> tuple[Any, list[Any]]:
-    from django.contrib.auth import get_user_model
-
-    from ledger.services import wallet_deposit
-    from tables import services
-    from tables.models import TableTemplate
-
-    template = TableTemplate.objects.create(
-        name=name,
-        variant="pool101",
-        currency="practice",
-        practice=True,
-        entry_fee=100,
-        seats_min=6,
-        seats_max=6,
-        turn_s=600,
-        extra_time_s=0,
-        bot_count=0,
-    )
-    table = services.table_create(template=template, name=name)
-    users = []
-    for i in range(6):
-        user = get_user_model().objects.create_user(username=f"{name}{i}", password="x" * 12)
-        wallet_deposit(user=user, currency="practice", amount=10**7, idempotency_key=f"{name}:{i}")
-        services.table_join(table=table, user=user, seat_no=i + 1)
-        users.append(user)
-    return table, users
-
-
 def _next_move(table: Any) -> tuple[int, dict[str, str]] | None:
     """The seat on turn and its move's fields (pick closed, then discard what it drew)."""
     from tables.engines import engine_of, game_state
@@ -157,7 +128,9 @@ async def run(via: str, moves: int) -> None:
         finally:
             thread_cpu.append(time.thread_time() - started)
 
-    table, users = await database_sync_to_async(_table)(f"bench-{via}")
+    from benchmarks.bench_push import six_seat_table
+
+    table, users = await database_sync_to_async(six_seat_table)(f"bench{via}")
     clients, sockets = [], []
     for user in users:
         client = Client()

@@ -104,3 +104,15 @@ def acted(page, action: str | None = None, answer: str = "ack") -> Iterator[None
     assert shown[0] == answer, shown
     if action is not None:
         assert shown[1] == action, shown
+
+
+def sign_up(page, username: str, display_name: str, password: str) -> None:
+    """Sign up through the form (of age), landing in the lobby."""
+    page.goto("/accounts/signup/")
+    page.fill("#id_username", username)
+    page.fill("#id_display_name", display_name)
+    page.fill("#id_password1", password)
+    page.fill("#id_password2", password)
+    page.check("#id_age_confirmed")
+    page.click("main button[type=submit]")
+    page.wait_for_url("**/")

@@ -11,7 +11,7 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 
-from tests.browser.conftest import acted, login
+from tests.browser.conftest import acted, login, sign_up
 
 PASSWORD = "tiles-and-tigers-42"
 
@@ -21,14 +21,7 @@ def _player(username: str, **fields):
 
 
 def test_a_new_player_reads_the_welcome_practice_chips_in_words(page):
-    page.goto("/accounts/signup/")
-    page.fill("#id_username", "asha")
-    page.fill("#id_display_name", "Asha")
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
-    page.check("#id_age_confirmed")
-    page.click("main button[type=submit]")
-    page.wait_for_url("**/")
+    sign_up(page, "asha", "Asha", PASSWORD)
     words = page.locator("#practice-words").inner_text()
     assert "You have 10,000 chips." in words
     assert "You got 10,000 chips as a welcome gift when you signed up." in words

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from tests.browser.conftest import acted
+from tests.browser.conftest import acted, sign_up
 from tests.browser.test_table_browser import _practice_table, _wait_live, _wait_my_turn
 from tests.deploy.proxy import running_nginx, running_web
 from tests.live_server import server_env
@@ -36,14 +36,7 @@ def test_sign_up_log_in_play_now_and_a_move_through_the_proxy(browser, proxied):
     context = browser.new_context(base_url=proxied, viewport={"width": 1280, "height": 860})
     context.set_default_timeout(15_000)
     page = context.new_page()
-    page.goto("/accounts/signup/")
-    page.fill("#id_username", "ravi")
-    page.fill("#id_display_name", "Ravi K")
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
-    page.check("#id_age_confirmed")
-    page.click("button[type=submit]")
-    page.wait_for_url("**/")
+    sign_up(page, "ravi", "Ravi K", PASSWORD)
     assert "expired" not in page.content()
     page.locator("form[action='/accounts/logout/'] button").first.click()
     page.goto("/accounts/login/")

@@ -12,7 +12,7 @@ import pytest
 
 from tests.browser.conftest import acted, login
 from tests.browser.test_result_browser import FINISH, PASSWORD, planted_table  # noqa: F401
-from tests.browser.test_table_browser import _SHOWN, _wait_live
+from tests.browser.test_table_browser import _same_as_a_fresh_load, _wait_live
 from tests.live_server import running_daphne, server_env
 
 ACT = re.compile(r"/tables/\d+/act$")
@@ -60,24 +60,6 @@ class Watched:
 
     def fetches(self) -> int:
         return sum(bool(VIEW.search(url)) for url in self.requests)
-
-
-def _settled(page) -> None:
-    """In step with the socket, and the page's own touches done on what it shows."""
-    _wait_live(page)
-    page.wait_for_function(
-        "() => document.documentElement.dataset.settled"
-        " === document.getElementById('felt-root').dataset.version"
-    )
-
-
-def _same_as_a_fresh_load(page) -> None:
-    _settled(page)
-    shown = page.evaluate(_SHOWN)
-    page.reload()
-    page.wait_for_selector("#table-root")
-    _settled(page)
-    assert page.evaluate(_SHOWN) == shown
 
 
 def _open(page, table) -> Watched:

@@ -229,6 +229,24 @@ _SHOWN = """() => {
 }"""
 
 
+def _settled(page) -> None:
+    """In step with the socket, and the page's own touches done on what it shows."""
+    _wait_live(page)
+    page.wait_for_function(
+        "() => document.documentElement.dataset.settled"
+        " === document.getElementById('felt-root').dataset.version"
+    )
+
+
+def _same_as_a_fresh_load(page) -> None:
+    _settled(page)
+    shown = page.evaluate(_SHOWN)
+    page.reload()
+    page.wait_for_selector("#table-root")
+    _settled(page)
+    assert page.evaluate(_SHOWN) == shown
+
+
 def test_a_page_kept_by_pushes_shows_what_a_reload_shows(page, practice_table, funded_player):
     """Turns played on one page (the felt and the parts swapped in as pushed, in regions and
     alone) leave it showing what the same page shows when loaded afresh."""
@@ -244,12 +262,7 @@ def test_a_page_kept_by_pushes_shows_what_a_reload_shows(page, practice_table, f
         page.click(".act-discard button")
         page.wait_for_function("() => document.querySelectorAll('#my-hand .pcard').length === 13")
     _wait_my_turn(page)  # the computer player has moved: nothing changes until I do
-    _wait_live(page)
-    pushed = page.evaluate(_SHOWN)
-    page.reload()
-    page.wait_for_selector("#my-hand .pcard")
-    _wait_live(page)
-    assert page.evaluate(_SHOWN) == pushed
+    _same_as_a_fresh_load(page)
 
 
 @pytest.fixture

@@ -127,3 +127,18 @@ def seated(
         return TableDriver(table, users, clock)
 
     return make
+
+
+@pytest.fixture
+def live_two(seated: Callable[..., TableDriver], toss: Callable[[int], None]) -> TableDriver:
+    """A two-seat table whose game has started, seat 1 to play, and no socket counted open for
+    its players (socket counts live in the cache: Redis in the PostgreSQL run, which outlives
+    the test database)."""
+    from django.core.cache import cache
+
+    from tables.live.presence import presence_key
+
+    toss(1)
+    t = seated(2)
+    cache.delete_many([presence_key(t.table.pk, u.pk) for u in t.users.values()])
+    return t

@@ -15,7 +15,6 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
 from django.test import Client
 
-from tables.live.presence import presence_key
 from tables.live.routing import websocket_urlpatterns
 from tables.models import Seat
 
@@ -56,15 +55,8 @@ def _version(message: str) -> int:
 
 
 @pytest.fixture
-def two(seated: Any, toss: Any) -> Any:
-    from django.core.cache import cache
-
-    toss(1)
-    t = seated(2)
-    # Socket counts live in the cache (Redis in the PostgreSQL run, which outlives the test
-    # database): none may be left over for these ids.
-    cache.delete_many([presence_key(t.table.pk, u.pk) for u in t.users.values()])
-    return t
+def two(live_two: Any) -> Any:
+    return live_two
 
 
 @pytest.fixture

@@ -20,7 +20,6 @@ from django.test import Client
 from django.urls import reverse
 from test_consumers import APP, _codes_in, _connected, _heard, _public_cards
 
-from tables.live.presence import presence_key
 from tables.live.sent import sent_forget
 from tables.models import Move
 
@@ -35,13 +34,8 @@ def _login(user: Any) -> tuple[Client, list[tuple[bytes, bytes]]]:
 
 
 @pytest.fixture
-def two(seated: Any, toss: Any) -> Any:
-    from django.core.cache import cache
-
-    toss(1)
-    t = seated(2)
-    cache.delete_many([presence_key(t.table.pk, u.pk) for u in t.users.values()])
-    return t
+def two(live_two: Any) -> Any:
+    return live_two
 
 
 def _socket(table: Any, headers: list[tuple[bytes, bytes]]) -> WebsocketCommunicator:

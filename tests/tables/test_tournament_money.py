@@ -240,54 +240,11 @@ def test_the_admin_refuses_next_to_the_field_freezes_and_cancels(
     client.force_login(admin_user)
     template = deals_template()
     assert client.get("/admin/tournaments/tournament/add/").status_code == 200
-    response = client.post(
-        "/admin/tournaments/tournament/add/",
-        {
-            "name": "Bad",
-            "kind": "sit_and_go",
-            "template": template.pk,
-            "currency": "cash",
-            "entry_fee": "1.00",
-            "fee_bps": "10",
-            "guarantee": 0,
-            "players_min": 2,
-            "players_max": 6,
-            "seats_per_table": 6,
-            "qualifiers_per_table": 4,
-            "prize_table": "[]",
-            "break_s": 60,
-            "human_wait_s": 20,
-            "registrations-TOTAL_FORMS": 0,
-            "registrations-INITIAL_FORMS": 0,
-            "rounds-TOTAL_FORMS": 0,
-            "rounds-INITIAL_FORMS": 0,
-        },
-    )
+    money = {"entry_fee": "1.00", "fee_bps": "10", "guarantee": 0, "prize_table": "[]"}
+    response = _admin_post(client, template, name="Bad", qualifiers_per_table=4, **money)
     assert response.status_code == 200
     errors = response.context["adminform"].form.errors
-    good = client.post(
-        "/admin/tournaments/tournament/add/",
-        {
-            "name": "Good",
-            "kind": "sit_and_go",
-            "template": template.pk,
-            "currency": "cash",
-            "entry_fee": "1.00",
-            "fee_bps": "10",
-            "guarantee": 0,
-            "players_min": 2,
-            "players_max": 6,
-            "seats_per_table": 6,
-            "qualifiers_per_table": 2,
-            "prize_table": "[]",
-            "break_s": 60,
-            "human_wait_s": 20,
-            "registrations-TOTAL_FORMS": 0,
-            "registrations-INITIAL_FORMS": 0,
-            "rounds-TOTAL_FORMS": 0,
-            "rounds-INITIAL_FORMS": 0,
-        },
-    )
+    good = _admin_post(client, template, name="Good", **money)
     assert good.status_code == 302
     made = Tournament.objects.get(name="Good")
     assert made.status == TournamentStatus.ANNOUNCED and made.next_step_at is not None
