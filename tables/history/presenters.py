@@ -36,6 +36,8 @@ def line_words(line: Mapping[str, Any], names: Mapping[int, str], me: int) -> st
     who = _name(line.get("seat"), names, me)
     card = _card(line.get("card"))
     if kind == "dealt":
+        if line.get("seat") == me:
+            return _("Cards dealt; you start; the open card is %(card)s") % {"card": card}
         return _("Cards dealt; %(name)s starts; the open card is %(card)s") % {
             "name": who,
             "card": card,

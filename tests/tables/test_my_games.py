@@ -261,3 +261,20 @@ def test_my_games_lists_finished_games_with_their_money_and_filters(
     # the other player's list is theirs
     other = _login(players[5]).get(reverse("history_games")).content.decode()
     assert 'class="game-row"' not in other
+
+
+def test_the_reviews_first_line_speaks_to_the_player_who_starts() -> None:
+    from django.utils import translation
+
+    from tables.history.presenters import line_words
+
+    dealt = {"kind": "dealt", "seat": 1, "card": "6S"}
+    with translation.override("en"):
+        assert line_words(dealt, {1: "Asha", 2: "Bilal"}, me=1) == (
+            "Cards dealt; you start; the open card is 6♠"
+        )
+        assert line_words(dealt, {1: "Asha", 2: "Bilal"}, me=2) == (
+            "Cards dealt; Asha starts; the open card is 6♠"
+        )
+    with translation.override("hi"):
+        assert "आपकी" in line_words(dealt, {1: "Asha"}, me=1)
