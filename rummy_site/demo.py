@@ -245,9 +245,10 @@ def _demo_tournaments() -> list[str]:
             )
             template.full_clean()
             template.save()
-        if not Tournament.objects.filter(
-            name=name, status__in=[TournamentStatus.REGISTERING, TournamentStatus.RUNNING]
-        ).exists():
+        open_ones = Tournament.objects.filter(
+            status__in=[TournamentStatus.REGISTERING, TournamentStatus.RUNNING]
+        )
+        if not (open_ones.filter(name=name) | open_ones.filter(name__startswith=f"{name} #")):
             tournament_create_sit_and_go(name=name, template=template, repeat=True, **fields)
             lines.append(f"tournament '{name}' open for registration")
     return lines

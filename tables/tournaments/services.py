@@ -358,10 +358,24 @@ REPEATED_FIELDS = (
 )
 
 
+def series_name(name: str) -> str:
+    """A repeated sit & go's name without its number in the series ("Practice sit & go #3")."""
+    base, sep, number = name.rpartition(" #")
+    return base if sep and number.isdigit() else name
+
+
 def tournament_repeat(tournament: Tournament) -> Tournament:
     """A repeating sit & go has started (the director, in the start's transaction): an
-    identical one opens for registration, so the lobby always offers one."""
-    return Tournament.objects.create(
-        status=TournamentStatus.REGISTERING,
-        **{name: getattr(tournament, name) for name in REPEATED_FIELDS},
-    )
+    identical one opens for registration, so the lobby always offers one. Each carries its
+    number in the series ("Practice sit & go #2"), so no two have the same name."""
+    base = series_name(tournament.name)
+    named = Tournament.objects.filter(name__startswith=f"{base} #").values_list("name", flat=True)
+    taken = [
+        int(number)
+        for other in named
+        for prefix, _sep, number in [other.rpartition(" #")]
+        if prefix == base and number.isdigit()
+    ]
+    settings = {name: getattr(tournament, name) for name in REPEATED_FIELDS}
+    settings["name"] = f"{base} #{max(taken, default=1) + 1}"
+    return Tournament.objects.create(status=TournamentStatus.REGISTERING, **settings)

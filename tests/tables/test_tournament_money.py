@@ -279,10 +279,13 @@ def test_a_repeating_sit_and_go_opens_again_when_it_starts(
     tourney.tournament_register(tournament=t, user=players[1])
     advance(t, clock)
     advance(t, clock)
-    again = Tournament.objects.exclude(pk=t.pk).get(name=t.name)
+    again = Tournament.objects.exclude(pk=t.pk).get()
+    assert again.name == f"{t.name} #2"  # its number in the series: no two of one name
     assert again.status == TournamentStatus.REGISTERING and again.repeat
     assert (again.entry_fee, again.players_max, again.template_id) == (2_000, 2, t.template_id)
     assert not Registration.objects.filter(tournament=again).exists()
+    third = tourney.tournament_repeat(again)
+    assert third.name == f"{t.name} #3" and tourney.series_name(third.name) == t.name
     with pytest.raises(ValidationError):
         Tournament(
             name="x",
