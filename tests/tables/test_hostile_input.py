@@ -91,7 +91,9 @@ def test_the_action_endpoint_refuses_every_hostile_value_with_400(game):
             data = make(value)
             response = client.post(url, data, HTTP_HX_REQUEST="true")
             assert response.status_code == 400, (data.get("action", "")[:20], value[:20])
-            if len(value) < 250_000:  # an oversized body gets the site's 400 page instead
+            # An oversized body, or one with a NUL character (rummy_site/input_guard.py), gets
+            # the site's 400 page instead of the player's parts with the reason.
+            if len(value) < 250_000 and "\x00" not in value:
                 assert 'id="action-error"' in response.content.decode()
             plain = client.post(url, data)
             assert plain.status_code in (302, 400), (data.get("action", "")[:20], value[:20])
@@ -197,7 +199,7 @@ def test_staff_money_forms_refuse_hostile_values(game, user_factory):
     for value in HOSTILE_NUMBERS:
         response = client.post(adjust, {**base_adjust, "amount": value})
         assert response.status_code == 400, value[:20]
-        if len(value) < 250_000:
+        if len(value) < 250_000 and "\x00" not in value:  # else: the site's 400 page
             assert "errorlist" in response.content.decode()
     for value in HOSTILE_TEXT:
         for field in ("reason", "key"):
