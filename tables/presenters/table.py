@@ -548,7 +548,11 @@ def _seat_of_game(seat: SeatView, data: TableRead, view: GameView) -> SeatView:
             picked=hand.picked,
             status=hand.status,
             auto_drop=hand.auto_drop,
-            count=hand.count,
+            # What the hand would score: a loser's points are capped at full count (RULES.md
+            # section 3) in the 13-card games; classic counts the cards as they are.
+            count=hand.count
+            if classic or hand.count is None
+            else min(hand.count, rule(rules, "full_count", 80)),
             groups=groups,
         )
         if hand is not None and groups is not None

@@ -333,3 +333,19 @@ def test_a_waiting_table_offers_one_way_to_leave(client, table_factory, players)
     services.table_join(table=table, user=players[2], seat_no=3)  # full: the game starts
     page = client.get(reverse("table", args=[table.pk])).content.decode()
     assert "Leave (refund)" not in page and page.count("Leave table") == 1
+
+
+def test_the_hands_count_is_shown_capped_at_full_count(client, seated, planter):
+    """A Points hand of 121 (no meld in it) shows the 80 it would score, not 121."""
+    planter.add(
+        hands={
+            1: "KS KH QD QC JS JH 10D 10C 9S 9H 8D 8C 7S",
+            2: "AS 3S 4S 5S 6S AH 3H 4H 5H 6H AD 3D 4D",
+        },
+        open_card="5D",
+        cut_card="2C",
+    )
+    table = seated(2, variant="points").table
+    client.force_login(table.seats.get(seat_no=1).user)
+    page = client.get(reverse("table", args=[table.pk])).content.decode()
+    assert '<strong id="hand-count">80</strong>' in page
