@@ -44,11 +44,13 @@ KIND_WORDS = {
     "impure_sequence": gettext_lazy("sequence with joker"),
     "invalid": gettext_lazy("not a meld"),
     "hand": gettext_lazy("cards held"),
+    "finish": gettext_lazy("finish card"),
 }
 
 # How a player's deal ended.
 OUTCOME_WORDS = {
-    "won": gettext_lazy("won (valid show)"),
+    "won": gettext_lazy("won"),
+    "won_show": gettext_lazy("won (valid show)"),
     "counted": gettext_lazy("counted"),
     "deal_show": gettext_lazy("counted (deal show)"),
     "dropped": gettext_lazy("dropped"),
@@ -298,7 +300,14 @@ def outcome_rows(
                 "name": seat_name(names, r["seat"]),
                 "winner": r["seat"] == outcome["winner"],
                 "declarer": r["seat"] == outcome["declarer"],
-                "outcome": _words(OUTCOME_WORDS, r["outcome"]),
+                # "won (valid show)" for the declarer only: the last player in after a wrong
+                # show, or after the others dropped, won without a show.
+                "outcome": _words(
+                    OUTCOME_WORDS,
+                    "won_show"
+                    if r["outcome"] == "won" and r["seat"] == outcome["declarer"]
+                    else r["outcome"],
+                ),
                 "points": r["points"],
                 "counted": r.get("counted", True),
                 "groups": [

@@ -169,7 +169,12 @@ def deal_outcome(*, deal: Deal, steps: list[ReplayStep]) -> dict[str, Any]:
                 "groups": [
                     {
                         "cards": g,
-                        "kind": classify_group(g, cut, settings=meld).value if cut else "",
+                        # The declarer's finish card, alone in the finish slot, is no meld.
+                        "kind": "finish"
+                        if seat == outcome["declarer"] and g == [finish]
+                        else classify_group(g, cut, settings=meld).value
+                        if cut
+                        else "",
                     }
                     for g in groups
                 ],

@@ -113,6 +113,10 @@ def test_the_outcome_answers_was_i_counted_right_and_who_won(
     for code in flatten(groups[2]):
         assert f'data-code="{code}"' in rows[2]
     assert "pure sequence" in rows[2] and "not a meld" in rows[2]
+    # The wrong show's finish card is labelled as such, not as a group that is no meld; the
+    # last player in won without a show of their own.
+    assert "finish card" in _text(rows[2])
+    assert "won" in _text(rows[3]) and "valid show" not in _text(rows[3])
     assert "[[" not in html and "['" not in html
     # The engine's best arrangement of the same cards, and whether it could declare.
     best = evaluate_hand(flatten(groups[2]), "QC").points
