@@ -21,11 +21,13 @@
   function catchUp() {
     if (!live.open) { T.refetch(); return; }
     if (live.since !== null) return;  // one catch-up at a time
-    live.since = setTimeout(function () { live.since = null; T.refetch(); }, SINCE_WAIT_MS);
+    live.since = setTimeout(function () { caughtUp(); T.refetch(); }, SINCE_WAIT_MS);
+    document.documentElement.dataset.catchingUp = "on";  // for a watcher and the browser tests
     live.socket.sendImmediately(JSON.stringify({ t: "since", v: T.shownVersion(), g: shownGame() }));
   }
   function caughtUp() {
     if (live.since !== null) { clearTimeout(live.since); live.since = null; }
+    delete document.documentElement.dataset.catchingUp;
   }
   const FRAMES = {
     sync: function (f) {

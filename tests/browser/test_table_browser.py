@@ -58,9 +58,11 @@ def _wait_my_turn(page):
 
 
 def _wait_live(page) -> None:
-    """The socket is up and the page shows at least the version the server announced."""
+    """The socket is up, the page is not catching up on missed frames, and it shows at least
+    the version the server announced."""
     page.wait_for_function(
         "() => document.documentElement.dataset.liveVersion !== undefined"
+        " && document.documentElement.dataset.catchingUp === undefined"
         " && document.getElementById('table-root')"
         " && +document.getElementById('table-root').dataset.version"
         " >= +document.documentElement.dataset.liveVersion"
