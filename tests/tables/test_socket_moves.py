@@ -91,8 +91,9 @@ def test_a_move_is_acked_after_the_movers_own_frames_and_every_seat_hears_the_fe
     heard = [json.loads(m) for m in other]
     # The other seat: the felt, and its own parts when they change; never the mover's cards.
     assert heard[0]["t"] == "felt" and {f["t"] for f in heard[1:]} <= {"seat"}
+    theirs = set(two.view(2)["hand"]["cards"]) | _public_cards(two)  # two packs: a twin
     for frame in heard:
-        assert picked not in _codes_in(frame["html"] or "")
+        assert picked not in _codes_in(frame["html"] or "") - theirs
 
 
 def _post(client: Client, table: Any, fields: dict[str, str]) -> tuple[int, str]:
