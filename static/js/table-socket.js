@@ -13,7 +13,12 @@
   }
 
   // --- the table's socket (docs/table-socket.md): every frame is a JSON object with "t" ---
-  const live = { socket: null, open: false, counter: 0, pending: {}, since: null };
+  // "newest": the newest version the socket has told of (a view loaded over HTTP meanwhile may
+  // be older than the frames applied while it loaded: the page then catches up from it).
+  const live = { socket: null, open: false, counter: 0, pending: {}, since: null, newest: -1 };
+  function heard(version) {
+    if (typeof version === "number" && version > live.newest) live.newest = version;
+  }
   const MOVE_WAIT_MS = 5000;  // no answer by then: the move goes over HTTP
   const SINCE_WAIT_MS = 3000;  // no catch-up by then: the page loads its view
   // The page is behind (a missed frame, or a reconnect): ask the socket for what it missed,
@@ -31,6 +36,7 @@
   }
   const FRAMES = {
     sync: function (f) {
+      heard(f.v);
       // Tells a watcher (and the browser tests) that the live channel is up and in step.
       document.documentElement.dataset.liveVersion = String(f.v);
       caughtUp();
@@ -38,6 +44,7 @@
     },
     refetch: function () { caughtUp(); T.refetch(); },
     felt: function (f) {
+      heard(f.v);
       document.documentElement.dataset.liveVersion = String(f.v);
       const shown = T.shownVersion();
       if (f.v <= shown) return;
@@ -59,7 +66,7 @@
       T.applySeat(box);
     },
     presence: function (f) { T.showPresence(String(f.seat), f.online === true); },
-    ack: function (f) { settle(f.a, "ack"); },
+    ack: function (f) { heard(f.v); settle(f.a, "ack"); },
     refused: function (f) {
       settle(f.a, "refused");
       if (f.status === 409) { catchUp(); return; }
@@ -113,6 +120,9 @@
     new FormData(form).forEach(function (value, key) {
       if (key !== "csrfmiddlewaretoken") fields[key] = String(value);
     });
+    // The newest version the page shows, as the POST sends it (table.js, htmx:configRequest).
+    const newest = Math.max(T.shownVersion(), T.seatVersion());
+    if (fields.version !== undefined && newest >= 0) fields.version = String(newest);
     live.counter += 1;
     const counter = live.counter;
     live.pending[counter] = {
@@ -121,6 +131,13 @@
       timer: setTimeout(function () { delete live.pending[counter]; overHttp(form); }, MOVE_WAIT_MS),
     };
     live.socket.sendImmediately(JSON.stringify({ t: "move", a: counter, d: fields }));
+  });
+
+  // A view loaded over HTTP (a re-fetch) that is older than frames the socket applied while it
+  // loaded would hide them: the page asks for what it missed since the view it now shows.
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!live.open || !T.root()) return;
+    if (T.shownVersion() >= 0 && T.shownVersion() < live.newest) catchUp();
   });
 
   // While the socket is down (the network, or the server's Redis), nothing is pushed: the page

@@ -177,3 +177,36 @@ def test_a_page_too_far_behind_for_the_history_loads_its_view(
     assert watched.fetches() > fetches  # the view was loaded over HTTP
     _same_as_a_fresh_load(page)
     context.close()
+
+
+def test_a_view_loaded_while_frames_arrive_is_caught_up_after_it(page, planted_table):  # noqa: F811
+    """A re-fetch answered with the view as it was before a move whose frames the page applied
+    while the answer was on its way: the page catches up from the view it then shows instead of
+    staying behind (no frame would come to tell it)."""
+    watched = _open(page, planted_table)
+    held: list = []
+
+    def hold(route) -> None:
+        held.append((route, route.fetch()))  # rendered now, answered after the move
+
+    page.route(VIEW, hold)
+    page.evaluate("() => window.RummyTable.refetch()")
+    for _ in range(50):
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the view was asked for"
+    with acted(page, "pick_closed"):
+        page.click(".act-pick_closed button")
+    page.wait_for_function("() => document.querySelectorAll('#my-hand .pcard').length === 14")
+    route, answer = held[0]
+    route.fulfill(response=answer)
+    # The old view (13 cards) swaps in, then the page asks what it missed since it.
+    page.wait_for_function(
+        "() => !document.documentElement.dataset.catchingUp"
+        " && document.querySelectorAll('#my-hand .pcard').length === 14"
+        " && document.getElementById('felt-root').dataset.version"
+        " === document.documentElement.dataset.liveVersion"
+    )
+    assert watched.fetches() >= 1
+    _same_as_a_fresh_load(page)
