@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import QuerySet, Sum
 
 from .models import Deposit, DepositStatus, Withdrawal, WithdrawalStatus
+from .policy import player_policy
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import _User as User  # the AUTH_USER_MODEL
@@ -32,6 +33,19 @@ def deposit_total_since(*, user: User, since: datetime) -> int:
     """Paid and pending deposits of the player made after ``since``, in paise."""
     total = _counted(user=user, since=since).aggregate(total=Sum("amount"))["total"]
     return int(total or 0)
+
+
+def deposit_limit_passed(*, user: User, now: datetime) -> tuple[str, int] | None:
+    """The deposit limit the player is over now (``("daily" | "monthly", limit)``): the counted
+    deposits of its window are more than it (a limit lowered after depositing), else None."""
+    policy = player_policy(user=user, now=now)
+    for period, limit, window in (
+        ("daily", policy.daily_limit, DAILY_WINDOW),
+        ("monthly", policy.monthly_limit, MONTHLY_WINDOW),
+    ):
+        if limit is not None and deposit_total_since(user=user, since=now - window) > limit:
+            return period, limit
+    return None
 
 
 def deposit_room_from(

@@ -293,6 +293,8 @@ class FeltView:
     seconds_left: int | None = None
     deadline_label: str = ""
     waiting_for_people: bool = False
+    # A tournament's table (section 10): its result speaks of the tournament, not of money.
+    tournament_table: bool = False
     deals_count: int | None = None
     prize_display: str = ""
     deal: DealView | None = None

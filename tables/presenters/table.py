@@ -314,6 +314,7 @@ def _felt_of_game(
     result = raw.get("result")
     return replace(
         felt,
+        tournament_table=bool(getattr(rules, "tournament_table", False)),
         deals_count=view.deals_count,
         prize_display=money(prize["net"], currency) if prize.get("net") else "",
         deal=deal,

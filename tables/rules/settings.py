@@ -136,6 +136,10 @@ class GameSettings:
     # A tournament's table (section 10): it plays as many deals as it has players (1 to 6, a
     # tie-breaker at the cut 1), not only 2, 3 or 6.
     tournament_table: bool = False
+    # Deals: a tie for the most chips after the last deal plays a tie-breaker deal (section 6).
+    # Off at a tournament's round table (section 10): a tie that does not decide the cut stays a
+    # tie, and the director plays the cut's own tie-breaker.
+    play_off_ties: bool = True
     meld: MeldSettings = field(default_factory=MeldSettings)
 
     def __post_init__(self) -> None:

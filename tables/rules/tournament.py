@@ -109,9 +109,12 @@ def is_bye(table_players: int, qualifiers: int, *, final: bool) -> bool:
     return not final and table_players <= qualifiers
 
 
-def deals_for(table_players: int, deals_per_round: int | None) -> int:
-    """Deals a table plays in a round: the setting, or as many as the table has players."""
-    return deals_per_round if deals_per_round is not None else table_players
+def deals_for(table_players: int, deals_per_round: int | None, *, final: bool = False) -> int:
+    """Deals a table plays in a round: the setting, or as many as the table has players; the
+    final always plays as many as it has players, whatever the setting says."""
+    if final or deals_per_round is None:
+        return table_players
+    return deals_per_round
 
 
 def round_plan(players: int, seats: int, qualifiers: int) -> list[list[int]]:
@@ -133,16 +136,22 @@ def round_plan(players: int, seats: int, qualifiers: int) -> list[list[int]]:
 # --------------------------------------------------------------------------- a table's result
 
 
+def round_chips(chips: Mapping[P, int], tiebreaks: Sequence[Mapping[P, int]] = ()) -> dict[P, int]:
+    """Each player's chips at the end of a round: the table's chips plus what each tie-breaker
+    won or lost (``tiebreaks``: each one's chips won, negative when lost; section 10)."""
+    return {p: chips[p] + sum(tb.get(p, 0) for tb in tiebreaks) for p in chips}
+
+
 def _order_key(
     player: P, chips: Mapping[P, int], tiebreaks: Sequence[Mapping[P, int]]
-) -> tuple[int, ...]:
-    return (chips[player], *(tb.get(player, 0) for tb in tiebreaks))
+) -> int:
+    return chips[player] + sum(tb.get(player, 0) for tb in tiebreaks)
 
 
 def places(chips: Mapping[P, int], tiebreaks: Sequence[Mapping[P, int]] = ()) -> dict[P, int]:
-    """Each player's place at a table (1 = best): by chips, then by the chips of each
-    tie-breaker in turn; players still equal share the better place (1, 2, 2, 4)."""
-    keys = {p: _order_key(p, chips, tiebreaks) for p in chips}
+    """Each player's place at a table (1 = best) by the round's chips (``round_chips``);
+    players still equal share the better place (1, 2, 2, 4)."""
+    keys = round_chips(chips, tiebreaks)
     return {p: 1 + sum(1 for q in keys if keys[q] > keys[p]) for p in keys}
 
 
@@ -159,8 +168,9 @@ class Cut(Generic[P]):
 def table_cut(
     chips: Mapping[P, int], qualifiers: int, tiebreaks: Sequence[Mapping[P, int]] = ()
 ) -> Cut[P]:
-    """The top Q by chips go through. When the Q-th and the (Q+1)-th are equal, the players
-    equal with them play a tie-breaker (its chips decide next, and so on)."""
+    """The top Q by the round's chips go through (``round_chips``: a tie-breaker's chips won or
+    lost count). When the Q-th and the (Q+1)-th are equal, the players equal with them play a
+    tie-breaker, and again while they are still equal at the cut."""
     if qualifiers < 1:
         raise TournamentError(Refusal.TABLE_SENDS_ONE)
     ordered = sorted(chips, key=lambda p: _order_key(p, chips, tiebreaks), reverse=True)

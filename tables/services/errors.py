@@ -111,6 +111,8 @@ class TableRefusal(StrEnum):
     NO_SUCH_TOURNAMENT = "no_such_tournament"
     CASH_OFF_TOURNAMENT = "cash_off_tournament"
     SELF_EXCLUDED_TOURNAMENT = "self_excluded_tournament"
+    DAILY_LIMIT_TOURNAMENT = "daily_limit_tournament"
+    MONTHLY_LIMIT_TOURNAMENT = "monthly_limit_tournament"
     ALREADY_REGISTERED = "already_registered"
     TOURNAMENT_FULL = "tournament_full"
     SIGN_IN_TO_REGISTER = "sign_in_to_register"
@@ -228,6 +230,16 @@ TABLE_MESSAGES: Mapping[TableRefusal, Promise] = {
     T.SELF_EXCLUDED_TOURNAMENT: _(
         "You have excluded yourself from money games until %(until)s: cash tournaments "
         "are closed to you until then. Practice tournaments are open."
+    ),
+    T.DAILY_LIMIT_TOURNAMENT: _(
+        "Your deposits of the last 24 hours are over your daily deposit limit of %(limit)s: "
+        "cash tournaments are closed to you until they are within it. Practice tournaments "
+        "are open."
+    ),
+    T.MONTHLY_LIMIT_TOURNAMENT: _(
+        "Your deposits of the last 30 days are over your monthly deposit limit of %(limit)s: "
+        "cash tournaments are closed to you until they are within it. Practice tournaments "
+        "are open."
     ),
     T.ALREADY_REGISTERED: _("You are already registered for this tournament."),
     T.TOURNAMENT_FULL: _("This tournament is full."),

@@ -71,8 +71,10 @@ def round_draw(*, tournament: Tournament, number: int, registration_ids: list[in
     return order
 
 
-def table_overrides(*, players: int, deals: int) -> dict[str, Any]:
-    """The engine settings of a tournament table (section 10) on top of its template's rules."""
+def table_overrides(*, players: int, deals: int, final: bool) -> dict[str, Any]:
+    """The engine settings of a tournament table (section 10) on top of its template's rules.
+    Only the final plays off a tie for the most chips; a round table's tie stays (the director
+    plays the cut's own tie-breaker)."""
     return {
         "seats_min": 2,
         "seats_max": players,
@@ -86,6 +88,7 @@ def table_overrides(*, players: int, deals: int) -> dict[str, Any]:
         "deal_show_rule": "flat",
         "deal_show_flat": 20,
         "tournament_table": True,
+        "play_off_ties": final,
     }
 
 
@@ -249,7 +252,7 @@ def _round_open(tournament: Tournament, number: int, regs: list[Registration], n
     )
     for table_no, members in enumerate(rules.seat_round(draw, seats), start=1):
         bye = rules.is_bye(len(members), qualifiers, final=final)
-        deals = 0 if bye else rules.deals_for(len(members), deals_setting)
+        deals = 0 if bye else rules.deals_for(len(members), deals_setting, final=final)
         table = RoundTable.objects.create(
             round=round_,
             number=table_no,
@@ -291,7 +294,7 @@ def _game_open(
     game = game_arranged(
         template=tournament.template,
         players=[(r.user, r.is_bot) for r in players],
-        overrides=table_overrides(players=len(players), deals=deals),
+        overrides=table_overrides(players=len(players), deals=deals, final=round_.is_final),
         table=table.table,
         name=name,
         now=now,
@@ -310,6 +313,14 @@ def _game_chips(round_game: RoundGame) -> dict[int, int]:
     state = game_state(round_game.game)
     chips = {p.seat: int(p.chips) for p in state.players}
     return {reg_id: chips[n] for n, reg_id in enumerate(round_game.players, start=1)}
+
+
+def _game_won(round_game: RoundGame) -> dict[int, int]:
+    """Registration id -> chips won (negative: lost) in a finished game: its chips at the end
+    less the chips every player started it with (a tie-breaker's count in the round)."""
+    settings = round_game.game.settings
+    start = int(settings["deals_count"]) * int(settings["chips_per_deal"])
+    return {reg_id: chips - start for reg_id, chips in _game_chips(round_game).items()}
 
 
 def _game_winner(round_game: RoundGame) -> int | None:
@@ -367,8 +378,9 @@ def _table_check(tournament: Tournament, round_: Round, table: RoundTable, now: 
     played = [g for g in games if g.game.status == GameStatus.FINISHED]
     main = next(g for g in played if g.kind == RoundGameKind.ROUND)
     chips = _game_chips(main)
-    tiebreaks = [_game_chips(g) for g in played if g.kind == RoundGameKind.TIEBREAK]
+    tiebreaks = [_game_won(g) for g in played if g.kind == RoundGameKind.TIEBREAK]
     places = rules.places(chips, tiebreaks)
+    totals = rules.round_chips(chips, tiebreaks)
     if round_.is_final:
         winner = _game_winner(main)
         final_places = rules.places(chips, [{winner: 1}] if winner is not None else [])
@@ -387,7 +399,7 @@ def _table_check(tournament: Tournament, round_: Round, table: RoundTable, now: 
         return True
     through = set(cut.through)
     for reg_id, seat in by_id.items():
-        seat.chips = chips[reg_id]
+        seat.chips = totals[reg_id]
         seat.place = places[reg_id]
         seat.went_through = reg_id in through
         seat.save(update_fields=["chips", "place", "went_through"])

@@ -4,9 +4,12 @@ final rank and prize), the support page and the results export."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count, Q
+from django.utils import timezone
+from django.utils.translation import gettext
 
 from ledger.currencies import format_amount, money_games_on
 from tables.engines import game_state
@@ -19,6 +22,7 @@ from tables.tournaments.models import (
     Round,
     RoundGame,
     RoundSeat,
+    RoundStatus,
     RoundTable,
     Tournament,
     TournamentStatus,
@@ -158,11 +162,39 @@ def tournament_page(*, tournament: Tournament, user: User | AnonymousUser) -> di
         "tables": table_rows,
         "my_table": my_table,
         "waiting_tables": waiting if current is not None and current.status == "playing" else 0,
+        "next_round_in": seconds_until(current.next_round_at, timezone.now())
+        if current is not None and current.status == "done" and not current.is_final
+        else None,
         "plan": plan,
         "chips_per_deal": rules.CHIPS_PER_DEAL,
         "final_ranks": [r for r in _ranked(t)] if t.status == TournamentStatus.FINISHED else [],
         "my_prize": format_amount(mine.prize, t.currency) if mine and mine.prize else None,
     }
+
+
+def _how(seat: RoundSeat | None, shared: bool) -> str:
+    """What decided a player's rank (section 10): the final's chips, or the round the player
+    went out in, the place at their own table there and then the chips; shared when still
+    equal."""
+    if seat is None:
+        return ""
+    round_ = seat.table.round
+    if round_.is_final and seat.went_through:
+        words = gettext("Won the final with %(chips)s chips") % {"chips": seat.chips}
+    elif round_.is_final:
+        words = gettext("The final: %(chips)s chips") % {"chips": seat.chips}
+    else:
+        words = gettext(
+            "Out in round %(round)s: place %(place)s at table %(table)s, %(chips)s chips"
+        ) % {
+            "round": round_.number,
+            "place": seat.place,
+            "table": seat.table.number,
+            "chips": seat.chips,
+        }
+    if shared:
+        words = gettext("%(how)s (equal: the places are shared)") % {"how": words}
+    return str(words)
 
 
 def _ranked(t: Tournament) -> list[dict[str, Any]]:
@@ -171,6 +203,10 @@ def _ranked(t: Tournament) -> list[dict[str, Any]]:
         .select_related("user")
         .order_by("rank_first", "registered_at")
     )
+    last_seat: dict[int, RoundSeat] = {}
+    seats = RoundSeat.objects.filter(table__round__tournament=t).select_related("table__round")
+    for seat in seats.order_by("table__round__number"):
+        last_seat[seat.registration_id] = seat  # the round the player went out in (or the final)
     return [
         {
             "first": r.rank_first,
@@ -178,6 +214,7 @@ def _ranked(t: Tournament) -> list[dict[str, Any]]:
             "name": r.user.display_name or r.user.username,
             "user_id": r.user_id,
             "prize": format_amount(r.prize or 0, t.currency) if r.prize else "",
+            "how": _how(last_seat.get(r.pk), r.rank_first != r.rank_last),
         }
         for r in rows
     ]
@@ -324,6 +361,76 @@ def tournament_results_export(*, tournament: Tournament) -> dict[str, Any]:
             }
             for e in data["payments"]
         ],
+    }
+
+
+def _name(registration: Registration) -> str:
+    return registration.user.display_name or registration.user.username
+
+
+def seconds_until(moment: datetime | None, now: datetime) -> int | None:
+    if moment is None:
+        return None
+    return max(0, int((moment - now).total_seconds() + 0.999))
+
+
+def tournament_table_result(
+    *, table_id: int, user: User | AnonymousUser, now: datetime
+) -> dict[str, Any] | None:
+    """What a tournament table's finished game means in the tournament, for ``user``: the
+    table's places and chips, who goes through (the winner, at the final), the viewer's own
+    verdict, when the next round starts (or how many tables it waits for), and at the end the
+    viewer's rank and prize. ``None`` for a table that is not a tournament's."""
+    table = (
+        RoundTable.objects.filter(table_id=table_id)
+        .select_related("round__tournament")
+        .prefetch_related("seats__registration__user")
+        .first()
+    )
+    if table is None:
+        return None
+    round_, t = table.round, table.round.tournament
+    decided = table.status == RoundStatus.DONE
+    seats = sorted(table.seats.all(), key=lambda s: (s.place or 99, -(s.chips or 0), s.seat_no))
+    rows = [
+        {
+            "name": _name(s.registration),
+            "user_id": s.registration.user_id,
+            "place": s.place,
+            "chips": s.chips,
+            "went_through": s.went_through,
+            "winner": round_.is_final and s.went_through is True,
+        }
+        for s in seats
+    ]
+    viewer = user.pk if user.is_authenticated else None
+    mine = next((s for s in seats if s.registration.user_id == viewer), None)
+    waiting = 0
+    if round_.status == RoundStatus.PLAYING:
+        waiting = round_.tables.filter(status=RoundStatus.PLAYING).exclude(pk=table.pk).count()
+    finished = t.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
+    registration = mine.registration if mine is not None else None
+    if registration is not None and finished:
+        registration.refresh_from_db(fields=["rank_first", "rank_last", "prize"])
+    return {
+        "table_id": table_id,
+        "tournament": t,
+        "round": round_,
+        "decided": decided,
+        "rows": rows,
+        "through": [r["name"] for r in rows if r["went_through"] and not r["winner"]],
+        "mine": mine,
+        "registration": registration,
+        "my_prize": format_amount(registration.prize, t.currency)
+        if registration is not None and registration.prize
+        else "",
+        "waiting_tables": waiting,
+        "next_round_in": seconds_until(round_.next_round_at, now)
+        if round_.status == RoundStatus.DONE and not round_.is_final
+        else None,
+        "finished": finished,
+        # Re-fetched every few seconds until there is nothing more to tell.
+        "polling": not finished,
     }
 
 

@@ -21,6 +21,7 @@ from ledger import selectors as ledger_selectors
 from ledger import services as ledger_services
 from ledger.currencies import format_amount, money_games_on
 from ledger.errors import InsufficientFunds
+from ledger.payments.selectors import deposit_limit_passed
 from tables.models import BotProfile, GameStatus
 from tables.services import TableError, TableRefusal, bot_users_ensure, game_cancel
 from tables.services._context import in_transaction, now_or_clock, to_dt
@@ -99,6 +100,15 @@ def _money_checks(tournament: Tournament, user: User) -> None:
     if exclusion is not None:
         until = formats.date_format(timezone.localtime(exclusion.ends_at), "DATETIME_FORMAT")
         raise TournamentRefused(TableRefusal.SELF_EXCLUDED_TOURNAMENT, until=until)
+    over = deposit_limit_passed(user=user, now=timezone.now())
+    if over is not None:
+        period, limit = over
+        code = (
+            TableRefusal.DAILY_LIMIT_TOURNAMENT
+            if period == "daily"
+            else TableRefusal.MONTHLY_LIMIT_TOURNAMENT
+        )
+        raise TournamentRefused(code, limit=format_amount(limit, "cash"))
 
 
 def _hold_entry(tournament: Tournament, registration: Registration, user: User) -> None:

@@ -13,6 +13,11 @@ urlpatterns = [
         views.tournament_unregister,
         name="unregister",
     ),
+    path(
+        "tournaments/tables/<int:table_id>/result",
+        views.tournament_table_result,
+        name="table_result",
+    ),
     path("support/tournaments/<int:tournament_id>/", views.tournament_support, name="support"),
     path(
         "support/tournaments/<int:tournament_id>/results.json",

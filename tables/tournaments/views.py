@@ -7,8 +7,9 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -33,6 +34,18 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if request.GET.get("partial") == "live":
         return render(request, "tournaments/tournament.html#live", context)
     return render(request, "tournaments/tournament.html", context)
+
+
+@require_GET
+def tournament_table_result(request: HttpRequest, table_id: int) -> HttpResponse:
+    """A tournament table's finished game as the tournament sees it (the table page loads it
+    into its result, and re-fetches it until the tournament is over)."""
+    context = selectors.tournament_table_result(
+        table_id=table_id, user=request.user, now=timezone.now()
+    )
+    if context is None:
+        raise Http404
+    return render(request, "tournaments/_table_result.html", context)
 
 
 @login_required

@@ -92,6 +92,22 @@ def test_deals_tie_breaker_resolves() -> None:
     assert {r.seat for r in history[-1].results} == {1, 2}
 
 
+def test_a_tie_for_the_most_chips_stays_a_tie_where_ties_are_not_played_off() -> None:
+    """A tournament's round table (section 10): a tie that does not decide the cut stays a tie;
+    the leaders share the game's prize (here the entries, equally, a unit left to the first)."""
+    played = new_deals(seats=(1, 2, 3), play_off_ties=False)
+    play_planned_deal(played, winner=1, counts={2: 40, 3: 40})
+    play_planned_deal(played, winner=2, counts={1: 40, 3: 40})
+    assert chips(played) == {1: 200, 2: 200, 3: 80}
+    assert played.of_type(TieBreaker) == []
+    assert played.state.phase == "ended"
+    ended = played.of_type(GameEnded)[-1]
+    prize = scoring.prize_pool(5000, 3, played.state.settings.platform_fee_bps)
+    assert ended.winners == (1, 2)
+    assert ended.payouts == {1: prize.net - prize.net // 2, 2: prize.net // 2}
+    assert sum(ended.payouts.values()) + ended.fee == prize.gross
+
+
 def test_points_settlement_each_loser_pays_the_winner_less_the_fee() -> None:
     settings = GameSettings.for_variant("points", point_value=25, platform_fee_bps=1500)
     played = Played(state=game_new(settings=settings, seats=[1, 2, 3], now=0.0, toss=1))

@@ -83,9 +83,11 @@ def test_tie_at_the_cut_asks_for_a_tie_breaker_then_it_decides() -> None:
     chips = {"a": 400, "b": 300, "c": 300, "d": 100}
     cut = t.table_cut(chips, 2)
     assert cut.tied == ("b", "c") and not cut.through and not cut.out
-    decided = t.table_cut(chips, 2, [{"b": 40, "c": 80}])
+    # A tie-breaker's chips won or lost count in the round's chips.
+    decided = t.table_cut(chips, 2, [{"b": -40, "c": 40}])
     assert decided.through == ("a", "c") and decided.out == ("b", "d")
-    again = t.table_cut(chips, 2, [{"b": 80, "c": 80}])
+    # Nobody won anything (the deck ran out): still tied, played again.
+    again = t.table_cut(chips, 2, [{"b": 0, "c": 0}])
     assert again.tied == ("b", "c")
     # Equal players below the cut need no tie-breaker: they share their place.
     low = t.table_cut({"a": 400, "b": 300, "c": 100, "d": 100}, 2)
@@ -93,13 +95,32 @@ def test_tie_at_the_cut_asks_for_a_tie_breaker_then_it_decides() -> None:
     assert t.places({"a": 400, "b": 300, "c": 100, "d": 100}) == {"a": 1, "b": 2, "c": 3, "d": 3}
 
 
+def test_the_tie_breakers_chips_are_added_to_the_rounds_chips() -> None:
+    """Section 10: three tied at 300 for two places; the tie-breaker's loser is recorded at
+    300 - 40 = 260 (not 300), and ranks by it."""
+    chips = {"a": 300, "b": 300, "c": 300, "d": 270}
+    assert t.table_cut(chips, 2).tied == ("a", "b", "c")
+    won = {"a": 60, "b": -20, "c": -40}
+    assert t.round_chips(chips, [won]) == {"a": 360, "b": 280, "c": 260, "d": 270}
+    cut = t.table_cut(chips, 2, [won])
+    assert cut.through == ("a", "b") and cut.out == ("d", "c")
+    # d, who played no tie-breaker, now places above c, who lost it.
+    assert t.places(chips, [won]) == {"a": 1, "b": 2, "c": 4, "d": 3}
+
+
 def test_three_tied_for_one_place() -> None:
     chips = {"a": 200, "b": 200, "c": 200}
     assert t.table_cut(chips, 1).tied == ("a", "b", "c")
     # The tie-breaker leaves two still equal at the top: they play again.
-    tb1 = {"a": 100, "b": 100, "c": 20}
+    tb1 = {"a": 10, "b": 10, "c": -20}
     assert t.table_cut(chips, 1, [tb1]).tied == ("a", "b")
-    assert t.table_cut(chips, 1, [tb1, {"a": 40, "b": 120}]).through == ("b",)
+    assert t.table_cut(chips, 1, [tb1, {"a": -40, "b": 40}]).through == ("b",)
+
+
+def test_the_final_plays_as_many_deals_as_it_has_players_whatever_the_setting() -> None:
+    assert t.deals_for(4, 2) == 2
+    assert t.deals_for(4, 2, final=True) == 4
+    assert t.deals_for(3, None, final=True) == 3
 
 
 def test_tie_for_first() -> None:

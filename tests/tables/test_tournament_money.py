@@ -13,7 +13,7 @@ from django.utils import timezone
 from tables_testkit import balance, fund
 from tourney_kit import advance, deals_template, fixed_draw
 
-from accounts.services import self_exclusion_start
+from accounts.services import limits_set, self_exclusion_start
 from ledger import selectors as ledger_selectors
 from tables.models import GameStatus
 from tables.services import bot_users_ensure
@@ -138,6 +138,28 @@ def test_refusals_in_words_change_nothing(
     with pytest.raises(TournamentRefused, match="Sign in"):
         tourney.tournament_register(tournament=t, user=None)  # type: ignore[arg-type]  # refused
     assert _pot(t) == 0 and not Registration.objects.filter(tournament=t).exists()
+
+
+def test_a_player_over_a_deposit_limit_is_refused_in_words(players: list[Any]) -> None:
+    """Section 10: a player over a deposit limit (here one lowered after depositing) is refused
+    a cash tournament in words; a practice tournament stays open; nothing is taken."""
+    from ledger.payments import services as payments
+
+    t = _open(players_max=2)
+    player = players[0]
+    payments.deposit_start(user=player, amount=50_000)
+    limits_set(user=player, period="daily", amount=20_000)
+    before = balance(player)
+    with pytest.raises(TournamentRefused, match=r"over your daily deposit limit of ₹200\.00"):
+        tourney.tournament_register(tournament=t, user=player)
+    assert balance(player) == before and _pot(t) == 0
+    assert not Registration.objects.filter(tournament=t).exists()
+    # Within the limit (a monthly one above the deposits), the player registers.
+    other = players[1]
+    payments.deposit_start(user=other, amount=10_000)
+    limits_set(user=other, period="monthly", amount=20_000)
+    tourney.tournament_register(tournament=t, user=other)
+    assert Registration.objects.filter(tournament=t, user=other).exists()
 
 
 def test_full_and_closed(players: list[Any], clock: Any, monkeypatch: Any) -> None:

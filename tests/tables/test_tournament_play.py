@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.urls import reverse
 from tables_testkit import balance
 from tourney_kit import advance, chips, deals_template, fixed_draw, plant, play_deal, table_game
 
@@ -46,7 +47,7 @@ def _ranks(t: Any) -> dict[int, tuple[int | None, int | None, int | None]]:
 
 
 def test_tie_at_the_cut_and_shared_places(
-    players: list[Any], user_factory: Any, clock: Any, planter: Any, monkeypatch: Any
+    players: list[Any], user_factory: Any, clock: Any, planter: Any, monkeypatch: Any, client: Any
 ) -> None:
     """5 players, S = 4, Q = 2, one deal a round: tables of 3 and a bye of 2. At the table of 3
     the 2nd and 3rd finish equal: they play a tie-breaker at that table. The final of 4 leaves
@@ -93,13 +94,23 @@ def test_tie_at_the_cut_and_shared_places(
         for s in RoundSeat.objects.filter(table=table1).select_related("registration")
     }
     assert through == {users[0].pk: True, users[1].pk: True, users[2].pk: False}
-    # The final of 4 (users 0, 1, 3, 4 in registration order), one deal: users[0] shows,
-    # users[1] and users[3] count 30 each (equal: 2nd and 3rd shared), users[4] 50.
+    # The tie-breaker's chips count in the round: users[1] 50 + 40, users[2] 50 - 40.
+    recorded = {
+        s.registration.user_id: s.chips
+        for s in RoundSeat.objects.filter(table=table1).select_related("registration")
+    }
+    assert recorded == {users[0].pk: 140, users[1].pk: 90, users[2].pk: 10}
+    # The final of 4 (users 0, 1, 3, 4 in registration order) plays 4 deals (one a player,
+    # whatever the rounds' setting of 1): users[0] shows each time, users[1] and users[3]
+    # count 30 each (equal: 2nd and 3rd shared), users[4] 50.
     plant(planter, {1: 0, 2: 30, 3: 30, 4: 50})
     clock.advance(61)
     advance(t, clock)
     final = table_game(t, 2, 1)
-    play_deal(final, planter, clock, {1: 0, 2: 30, 3: 30, 4: 50})
+    assert final.settings["deals_count"] == 4
+    for _ in range(4):
+        play_deal(final, planter, clock, {1: 0, 2: 30, 3: 30, 4: 50})
+    assert chips(final) == {1: 760, 2: 200, 3: 200, 4: 120}
     advance(t, clock)
     t.refresh_from_db()
     assert t.status == TournamentStatus.FINISHED
@@ -113,6 +124,58 @@ def test_tie_at_the_cut_and_shared_places(
         users[2].pk: (5, 5, 0),
     }
     assert ledger_selectors.pot_balance(pot_ref=t.pot_ref, currency="cash") == 0
+    # The results say what decided each place.
+    client.force_login(users[2])
+    results = client.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
+    assert "Won the final with 760 chips" in results
+    assert "The final: 200 chips (equal: the places are shared)" in results
+    assert "Out in round 1: place 3 at table 1, 10 chips" in results
+
+
+def test_a_round_table_whose_leaders_tie_with_the_cut_clear_plays_no_tie_breaker(
+    players: list[Any], clock: Any, planter: Any, monkeypatch: Any, client: Any
+) -> None:
+    """Section 10: a round table plays a tie-breaker only for the cut. Two leaders equal at
+    1st with Q = 2 both go through (sharing 1st place at the table); nothing more is played."""
+    fixed_draw(monkeypatch)
+    users = players[:5]
+    t = _sit_and_go(5, seats_per_table=4, qualifiers_per_table=2, deals_per_round=2)
+    for user in users[:4]:
+        tourney.tournament_register(tournament=t, user=user)
+    plant(planter, {1: 0, 2: 40, 3: 40})
+    tourney.tournament_register(tournament=t, user=users[4])
+    advance(t, clock)
+    table1 = RoundTable.objects.get(round__tournament=t, number=1)
+    g = table_game(t, 1, 1)
+    play_deal(g, planter, clock, {1: 0, 2: 40, 3: 40})
+    play_deal(g, planter, clock, {1: 40, 2: 0, 3: 40})
+    assert chips(g) == {1: 200, 2: 200, 3: 80}
+    g.refresh_from_db()
+    assert g.status == GameStatus.FINISHED  # no tie-breaker deal in the game
+    advance(t, clock)
+    assert not RoundGame.objects.filter(table=table1, kind="tiebreak").exists()
+    seats = {
+        s.registration.user_id: (s.went_through, s.place, s.chips)
+        for s in RoundSeat.objects.filter(table=table1).select_related("registration")
+    }
+    assert seats == {
+        users[0].pk: (True, 1, 200),
+        users[1].pk: (True, 1, 200),
+        users[2].pk: (False, 3, 80),
+    }
+    # The table's result speaks of the tournament: the knocked-out player's verdict and
+    # place, who went through, and when the next round starts (no money, no "Game over").
+    url = reverse("tournaments:table_result", args=[g.table_id])
+    client.force_login(users[2])
+    out = client.get(url).content.decode()
+    assert "You are out of the tournament: place 3 at this table with 80 chips." in out
+    assert out.count(">through<") == 2 and "The next round starts in" in out
+    assert "Winnings" not in out and reverse("tournaments:detail", args=[t.pk]) in out
+    client.force_login(users[0])
+    assert "You go through to round 2." in client.get(url).content.decode()
+    page = client.get(reverse("table", args=[g.table_id])).content.decode()
+    assert "This table's game is over" in page and "Game over" not in page
+    assert "Winnings are in your wallet" not in page
 
 
 def _heads_up(players: list[Any], planter: Any, clock: Any, **fields: Any) -> Any:

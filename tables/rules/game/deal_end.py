@@ -265,6 +265,8 @@ def _deals_after_deal(
     leaders = scoring.deals_leaders({s: chips[s] for s in in_seats})
     if len(leaders) == 1:
         return end_game(state, "winner", winner_takes_all(state, leaders[0]), now, log)
+    if not state.settings.play_off_ties:  # a tournament's round table: the tie stays
+        return end_game(state, "winner", shared_prize(state, leaders), now, log)
     log.add(TieBreaker(seats=leaders))
     return start_break(replace(state, tiebreak_seats=leaders), now, log)
 
@@ -289,6 +291,13 @@ def start_break(state: GameState, now: float, log: EventLog) -> GameState:
     deadline = now + state.settings.break_s
     log.add(BreakStarted(deadline=deadline))
     return replace(state, phase="break", deadline=deadline, deadline_kind="break")
+
+
+def shared_prize(state: GameState, winners: tuple[int, ...]) -> dict[int, int]:
+    """The prize shared equally by ``winners`` (a unit left over to the first seats)."""
+    net = prize_of(state).net
+    each, left = divmod(net, len(winners))
+    return {seat: each + (1 if i < left else 0) for i, seat in enumerate(sorted(winners))}
 
 
 def winner_takes_all(state: GameState, winner: int) -> dict[int, int]:
