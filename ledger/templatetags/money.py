@@ -21,6 +21,12 @@ def rupees(value: object) -> str:
     return format_amount(int(value), "cash")  # type: ignore[call-overload]
 
 
+@register.filter
+def amount_in(value: object, currency: str) -> str:
+    """An amount in minor units as the currency shows it (``{{ fee|amount_in:"cash" }}``)."""
+    return format_amount(int(value), currency)  # type: ignore[call-overload]
+
+
 # The memos the system itself writes (stored in English; a staff reason is shown as typed).
 _MEMOS = {
     "Deposit": gettext_lazy("Deposit"),

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import Count, Q
+from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -157,6 +157,14 @@ def tournament_page(*, tournament: Tournament, user: User | AnonymousUser) -> di
         "mine": mine,
         "is_registered": mine is not None and mine.status == "registered",
         "can_register": t.status == TournamentStatus.REGISTERING,
+        # A cash tournament while money games are off takes nobody: said instead of a button.
+        "cash_off": not t.practice and not money_games_on(),
+        # Entries follow the cash tables' rule: no identity check to play; withdrawing needs it.
+        "identity_note": not t.practice
+        and money_games_on()
+        and t.status in LIVE_STATUSES
+        and user.is_authenticated
+        and not getattr(user, "identity_verified", False),
         "can_unregister": t.status in (TournamentStatus.ANNOUNCED, TournamentStatus.REGISTERING),
         "round": current,
         "tables": table_rows,
@@ -218,6 +226,24 @@ def _ranked(t: Tournament) -> list[dict[str, Any]]:
         }
         for r in rows
     ]
+
+
+def tournaments_find(
+    *, query: str = "", player: User | None = None, status: str = ""
+) -> QuerySet[Tournament]:
+    """Support's tournament search, newest first: by name (or number), by a player who
+    registered, by status; each with its count of entries."""
+    found = Tournament.objects.annotate(
+        entries=Count("registrations", filter=Q(registrations__status="registered"))
+    )
+    if query:
+        by_name = Q(name__icontains=query)
+        found = found.filter(by_name | Q(pk=int(query)) if query.isdigit() else by_name)
+    if player is not None:
+        found = found.filter(registrations__user=player).distinct()
+    if status:
+        found = found.filter(status=status)
+    return found.order_by("-pk")
 
 
 def tournament_support(*, tournament: Tournament) -> dict[str, Any]:

@@ -18,6 +18,7 @@ urlpatterns = [
         views.tournament_table_result,
         name="table_result",
     ),
+    path("support/tournaments/", views.tournament_search, name="support_search"),
     path("support/tournaments/<int:tournament_id>/", views.tournament_support, name="support"),
     path(
         "support/tournaments/<int:tournament_id>/results.json",

@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required, permission_required
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -15,7 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.http import AuthenticatedHttpRequest
 from tables.tournaments import selectors, services
-from tables.tournaments.models import Tournament
+from tables.tournaments.models import Tournament, TournamentStatus
 from tables.web.messages import refusal_text, refusal_words
 
 SUPPORT_PERMISSION = "accounts.review_deals"  # as the deal pages
@@ -72,6 +74,44 @@ def tournament_unregister(request: AuthenticatedHttpRequest, tournament_id: int)
     else:
         messages.success(request, _("You are no longer registered: your entry was refunded."))
     return redirect("tournaments:detail", tournament_id=tournament.pk)
+
+
+@require_GET
+@login_required
+@permission_required(SUPPORT_PERMISSION, raise_exception=True)
+def tournament_search(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Support's list of every tournament, searched by name or number, player and status."""
+    query = request.GET.get("q", "").strip()[:100]
+    player_name = request.GET.get("player", "").strip()[:150]
+    status = request.GET.get("status", "").strip()
+    errors: list[str] = []
+    player = None
+    if player_name:
+        player = get_user_model().objects.filter(username__iexact=player_name).first()
+        if player is None:
+            errors.append(_("No player is called '%(name)s'.") % {"name": player_name})
+    if status and status not in TournamentStatus.values:
+        errors.append(_("Choose a status from the list."))
+        status = ""
+    found = (
+        selectors.tournaments_find(query=query, player=player, status=status)
+        if not errors
+        else Tournament.objects.none()
+    )
+    page = Paginator(found, 25).get_page(request.GET.get("page"))
+    return render(
+        request,
+        "tables/support/tournaments.html",
+        {
+            "page": page,
+            "q": query,
+            "player": player_name,
+            "status": status,
+            "statuses": TournamentStatus.choices,
+            "errors": errors,
+            "searched": bool(query or player_name or status),
+        },
+    )
 
 
 @require_GET

@@ -96,6 +96,74 @@ def test_hindi_page(client: Any, players: list[Any]) -> None:
     assert "टूर्नामेंट" in body
 
 
+def test_money_games_off_says_so_instead_of_a_register_button(
+    client: Any, players: list[Any], settings: Any
+) -> None:
+    t = _open()
+    client.force_login(players[0])
+    settings.MONEY_GAMES = False
+    page = client.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
+    assert 'id="register"' not in page
+    assert "Money games are off on this site: cash tournaments take no players." in page
+    settings.MONEY_GAMES = True
+    page = client.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
+    assert 'id="register"' in page and 'id="register-closed"' not in page
+
+
+def test_an_unverified_player_registers_as_at_cash_tables_and_is_told_about_withdrawals(
+    client: Any, players: list[Any]
+) -> None:
+    t = _open()
+    player = players[0]
+    assert not player.identity_verified
+    client.force_login(player)
+    page = client.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
+    assert 'id="identity-note"' in page and "withdrawing them needs a verified identity" in page
+    client.post(reverse("tournaments:register", args=[t.pk]))
+    assert Registration.objects.filter(tournament=t, user=player).exists()
+    player.identity_verified = True
+    player.save(update_fields=["identity_verified"])
+    page = client.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
+    assert 'id="identity-note"' not in page
+
+
+def test_support_finds_tournaments_by_name_number_player_and_status(
+    client: Any, players: list[Any]
+) -> None:
+    evening = _open()
+    tourney.tournament_register(tournament=evening, user=players[0])
+    morning = tourney.tournament_create_sit_and_go(
+        name="Morning freeroll",
+        entry_fee=0,
+        fee_bps=0,
+        players_min=2,
+        players_max=4,
+        template=deals_template(name="Morning deals"),
+    )
+    url = reverse("tournaments:support_search")
+    agent = players[5]
+    client.force_login(agent)
+    assert client.get(url).status_code == 403
+    agent.user_permissions.add(Permission.objects.get(codename="review_deals"))
+
+    def found(**query: str) -> list[str]:
+        page = client.get(url, query).content.decode()
+        return re.findall(r'href="/support/tournaments/(\d+)/"', page)
+
+    assert found() == [str(morning.pk), str(evening.pk)]  # newest first
+    assert found(q="evening") == [str(evening.pk)]
+    assert found(q=str(morning.pk)) == [str(morning.pk)]
+    assert found(player=players[0].username) == [str(evening.pk)]
+    assert found(status="registering") == [str(morning.pk), str(evening.pk)]
+    page = client.get(url, {"q": "evening"}).content.decode()
+    assert "₹20.00" in page and ">1<" in page  # the entry in rupees, one entry so far
+    assert "No player is called" in client.get(url, {"player": "nobody"}).content.decode()
+    bad = client.get(url, {"status": "{'x': 1}", "page": "9999"})
+    assert bad.status_code == 200 and "Choose a status" in bad.content.decode()
+    deals = client.get(reverse("support_deals")).content.decode()
+    assert url in deals  # found from support's deal search
+
+
 def test_support_page_and_export(
     client: Any, players: list[Any], clock: Any, monkeypatch: Any
 ) -> None:
