@@ -215,6 +215,7 @@ DEMO_TOURNAMENTS: tuple[tuple[str, str, dict[str, object], dict[str, object]], .
             "bots_fill": True,
             "human_wait_s": 20.0,
             "break_s": 15.0,
+            "name_hi": "प्रैक्टिस सिट एंड गो",
         },
     ),
     (
@@ -229,6 +230,7 @@ DEMO_TOURNAMENTS: tuple[tuple[str, str, dict[str, object], dict[str, object]], .
             "players_max": 7,
             "seats_per_table": 6,
             "qualifiers_per_table": 2,
+            "name_hi": "7 खिलाड़ियों का सिट एंड गो",
         },
     ),
 )

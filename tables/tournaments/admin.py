@@ -103,7 +103,7 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
     list_filter = ("status", "kind", "currency")
     search_fields = ("name",)
     fieldsets = (
-        (None, {"fields": ("name", "kind", "template", "currency")}),
+        (None, {"fields": ("name", "name_hi", "kind", "template", "currency")}),
         ("Money", {"fields": ("entry_fee", "fee_bps", "guarantee", "prize_table")}),
         (
             "Field and tables",

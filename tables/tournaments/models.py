@@ -22,7 +22,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from ledger.currencies import Currency
 from tables.models import Game, Table, TableTemplate, Variant
@@ -73,6 +73,13 @@ def parse_prize_table(value: Any) -> list[tuple[int, int, list[int]]]:
 
 class Tournament(models.Model):
     name = models.CharField(max_length=80)
+    name_hi = models.CharField(
+        "Hindi name",
+        max_length=80,
+        blank=True,
+        default="",
+        help_text="The name players reading Hindi see (blank: the name above).",
+    )
     kind = models.CharField(
         max_length=16, choices=TournamentKind.choices, default=TournamentKind.SIT_AND_GO
     )
@@ -169,6 +176,14 @@ class Tournament(models.Model):
         ]
 
     def __str__(self) -> str:
+        return self.name
+
+    def display_name(self, language: str | None = None) -> str:
+        """The name in the viewer's language (``language``, else the active one): the Hindi
+        name for Hindi when staff gave one, else the name."""
+        language = language or translation.get_language() or ""
+        if language.startswith("hi") and self.name_hi:
+            return self.name_hi
         return self.name
 
     @property

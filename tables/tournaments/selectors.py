@@ -9,11 +9,12 @@ from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from ledger.currencies import format_amount, money_games_on
 from tables.engines import game_state
 from tables.models import GameStatus
+from tables.presenters.results import names_and
 from tables.rules import tournament as rules
 from tables.tournaments.models import (
     LIVE_STATUSES,
@@ -124,6 +125,33 @@ def standings(round_: Round) -> list[dict[str, Any]]:
     return out
 
 
+def _plan_words(plan: list[list[int]]) -> list[str]:
+    """Each round of ``rules.round_plan`` in words: "Round 1: 2 tables, of 4 and 3 players",
+    then "The final: one table of 4 players"."""
+    words: list[str] = []
+    for number, sizes in enumerate(plan, start=1):
+        players = sum(sizes)
+        if number == len(plan):
+            words.append(
+                ngettext(
+                    "The final: one table of %(n)s player",
+                    "The final: one table of %(n)s players",
+                    players,
+                )
+                % {"n": players}
+            )
+            continue
+        words.append(
+            ngettext(
+                "Round %(round)s: %(count)s table of %(sizes)s players",
+                "Round %(round)s: %(count)s tables, of %(sizes)s players",
+                len(sizes),
+            )
+            % {"round": number, "count": len(sizes), "sizes": names_and([str(n) for n in sizes])}
+        )
+    return words
+
+
 def tournament_page(*, tournament: Tournament, user: User | AnonymousUser) -> dict[str, Any]:
     t = tournament
     regs = list(
@@ -141,9 +169,10 @@ def tournament_page(*, tournament: Tournament, user: User | AnonymousUser) -> di
         if seat is not None and seat.table.table_id is not None and seat.went_through is None:
             my_table = seat.table.table
     waiting = sum(1 for row in table_rows if row["playing"])
+    plan_players = int((t.frozen or {}).get("entries") or max(entries, t.players_min, 2))
     try:
-        plan = rules.round_plan(
-            max(entries, t.players_min, 2), t.seats_per_table, t.qualifiers_per_table
+        plan = _plan_words(
+            rules.round_plan(plan_players, t.seats_per_table, t.qualifiers_per_table)
         )
     except rules.TournamentError:
         plan = []
@@ -174,6 +203,7 @@ def tournament_page(*, tournament: Tournament, user: User | AnonymousUser) -> di
         if current is not None and current.status == "done" and not current.is_final
         else None,
         "plan": plan,
+        "plan_players": plan_players,
         "chips_per_deal": rules.CHIPS_PER_DEAL,
         "final_ranks": [r for r in _ranked(t)] if t.status == TournamentStatus.FINISHED else [],
         "my_prize": format_amount(mine.prize, t.currency) if mine and mine.prize else None,

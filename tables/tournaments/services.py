@@ -349,6 +349,7 @@ def tournament_create_sit_and_go(**fields: Any) -> Tournament:
 # The settings a repeated sit & go copies (everything staff set, nothing of its run).
 REPEATED_FIELDS = (
     "name",
+    "name_hi",
     "kind",
     "template",
     "currency",
@@ -387,5 +388,8 @@ def tournament_repeat(tournament: Tournament) -> Tournament:
         if prefix == base and number.isdigit()
     ]
     settings = {name: getattr(tournament, name) for name in REPEATED_FIELDS}
-    settings["name"] = f"{base} #{max(taken, default=1) + 1}"
+    number = max(taken, default=1) + 1
+    settings["name"] = f"{base} #{number}"
+    if tournament.name_hi:
+        settings["name_hi"] = f"{series_name(tournament.name_hi)} #{number}"
     return Tournament.objects.create(status=TournamentStatus.REGISTERING, **settings)

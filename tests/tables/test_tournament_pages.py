@@ -94,6 +94,40 @@ def test_hindi_page(client: Any, players: list[Any]) -> None:
         reverse("tournaments:detail", args=[t.pk]), HTTP_ACCEPT_LANGUAGE="hi"
     ).content.decode()
     assert "टूर्नामेंट" in body
+    # The tournament's own name has a Hindi field: shown in Hindi, the name in English.
+    t.name_hi = "शाम का नॉकआउट"
+    t.save(update_fields=["name_hi"])
+    for url in (reverse("tournaments:detail", args=[t.pk]), reverse("tournaments:list")):
+        body = client.get(url, HTTP_ACCEPT_LANGUAGE="hi").content.decode()
+        assert "शाम का नॉकआउट" in body and "Evening knockout" not in body
+    client.cookies["django_language"] = "en"
+    body = client.get(reverse("tournaments:list")).content.decode()
+    assert "Evening knockout" in body and "शाम का नॉकआउट" not in body
+    t.repeat = True
+    again = tourney.tournament_repeat(t)
+    assert (again.name, again.name_hi) == ("Evening knockout #2", "शाम का नॉकआउट #2")
+
+
+def test_the_rounds_are_told_in_words(client: Any) -> None:
+    """The worked sit & go of 7 (S = 6, Q = 2): two tables of 4 and 3, then a final of 4."""
+    t = tourney.tournament_create_sit_and_go(
+        name="Seven",
+        entry_fee=0,
+        fee_bps=0,
+        players_min=7,
+        players_max=7,
+        seats_per_table=6,
+        qualifiers_per_table=2,
+        template=deals_template(),
+    )
+    page = client.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
+    plan = re.search(r'<ol class="plain" id="round-plan">(.*?)</ol>', page, re.S)
+    assert plan is not None
+    assert re.findall(r"<li>(.*?)</li>", plan.group(1)) == [
+        "Round 1: 2 tables, of 4 and 3 players",
+        "The final: one table of 4 players",
+    ]
+    assert "The rounds with 7 players" in page and "→" not in page
 
 
 def test_money_games_off_says_so_instead_of_a_register_button(
