@@ -20,6 +20,7 @@ from tables.rules.replay import replay_moves
 from tables.rules.review import deal_review
 from tables.selectors import logged_moves
 from tables.support.replay import deal_moves
+from tables.tournaments.models import RoundGame
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -71,10 +72,93 @@ def _by_seat(mapping: Any) -> dict[int, int]:
     return {int(k): int(v) for k, v in dict(mapping or {}).items()}
 
 
-def _nets(game: Game) -> dict[int, int]:
-    """Each seat's money net in the game from its settlement (payouts less what it paid in)."""
-    payouts = _by_seat(((game.result or {}).get("settlement") or {}).get("payouts"))
-    return {s.seat_no: payouts.get(s.seat_no, 0) - int(s.entry_paid) for s in game.seats.all()}
+def places(game: Game) -> dict[int, int]:
+    """Each played seat's place in the game by its result, not by money (1 = best; equal
+    results share the better place): the winners first; then by chips (Deals, a tournament's
+    table too), by the points of the game's deals (Points), or by the total (Pool, Classic),
+    the lower the better."""
+    state = game.state or {}
+    players = {int(p["seat"]): p for p in (state.get("players") or [])}
+    winners = {int(w) for w in ((game.result or {}).get("winners") or [])}
+    seats = [s.seat_no for s in game.seats.all()]
+    if game.variant == "deals":
+        key = {s: (s in winners, int(players.get(s, {}).get("chips") or 0)) for s in seats}
+    else:
+        if game.variant == "points":
+            points: dict[int, int] = defaultdict(int)
+            for deal in game.deals.all():
+                result = deal.result if isinstance(deal.result, dict) else {}
+                for seat, score in _by_seat(result.get("scores")).items():
+                    points[seat] += score
+        else:
+            points = {s: int(players.get(s, {}).get("total") or 0) for s in seats}
+        key = {s: (s in winners, -points.get(s, 0)) for s in seats}
+    return {s: 1 + sum(1 for other in seats if key[other] > key[s]) for s in seats}
+
+
+def points_of(game: Game, seat: int) -> int | None:
+    """What the player's result counts in points: the deal's points (Points), the total
+    (Pool, Classic); ``None`` for Deals (chips)."""
+    if game.variant == "deals":
+        return None
+    if game.variant == "points":
+        total = 0
+        for deal in game.deals.all():
+            result = deal.result if isinstance(deal.result, dict) else {}
+            total += _by_seat(result.get("scores")).get(seat, 0)
+        return total
+    players = {int(p["seat"]): p for p in ((game.state or {}).get("players") or [])}
+    total = players.get(seat, {}).get("total")
+    return int(total) if total is not None else None
+
+
+def tournament_refs(*, user: User, games: Iterable[Game]) -> dict[int, str]:
+    """A tournament's money (the entry paid into its pot, the prize paid out of it) belongs to
+    the last of the player's games in it: ``{game id: the tournament's pot reference}`` for the
+    games of ``games`` that are the player's last so far in their tournament."""
+    ids = [g.pk for g in games]
+    tournament_of = dict(
+        RoundGame.objects.filter(game_id__in=ids).values_list("game_id", "table__round__tournament")
+    )
+    if not tournament_of:
+        return {}
+    last: dict[int, int] = {}
+    played = (
+        RoundGame.objects.filter(
+            table__round__tournament__in=set(tournament_of.values()),
+            game__status=GameStatus.FINISHED,
+            game__seats__user=user,
+            game__seats__played=True,
+        )
+        .order_by("game__ended_at", "game_id")
+        .values_list("table__round__tournament", "game_id")
+    )
+    for tournament_id, game_id in played:
+        last[tournament_id] = game_id  # the newest wins
+    return {
+        game_id: f"tournament:{tournament_id}"
+        for game_id, tournament_id in tournament_of.items()
+        if last.get(tournament_id) == game_id
+    }
+
+
+def _money(
+    game: Game, flows: dict[str, tuple[int, int]], tournaments: dict[int, str]
+) -> tuple[int, int]:
+    """What the player's wallet paid into the game (and its tournament, on the player's last
+    game of it) and got back from it."""
+    paid_in, paid_out = flows.get(game.pot_ref, (0, 0))
+    ref = tournaments.get(game.pk)
+    if ref is not None:
+        more_in, more_out = flows.get(ref, (0, 0))
+        paid_in, paid_out = paid_in + more_in, paid_out + more_out
+    return paid_in, paid_out
+
+
+def _flows(user: User, games: list[Game]) -> tuple[dict[str, tuple[int, int]], dict[int, str]]:
+    tournaments = tournament_refs(user=user, games=games)
+    refs = [g.pot_ref for g in games] + sorted(set(tournaments.values()))
+    return wallet_flows_by_ref(user=user, refs=refs), tournaments
 
 
 def game_rows(*, user: User, games: Iterable[Game]) -> list[dict[str, Any]]:
@@ -82,18 +166,17 @@ def game_rows(*, user: User, games: Iterable[Game]) -> list[dict[str, Any]]:
     chips, what the player's wallet paid into the game's pot and got back (the ledger), and
     each deal with the player's points in it."""
     games = list(games)
-    flows = wallet_flows_by_ref(user=user, refs=[g.pot_ref for g in games])
+    flows, tournaments = _flows(user, games)
     rows = []
     for game in games:
         seats = sorted(game.seats.all(), key=lambda s: s.seat_no)
         mine = next((s for s in seats if s.user_id == user.pk), None)
         if mine is None:
             continue
-        nets = _nets(game)
-        place = 1 + sum(1 for n in nets.values() if n > nets.get(mine.seat_no, 0))
+        place = places(game)[mine.seat_no]
         players = {p["seat"]: p for p in ((game.state or {}).get("players") or [])}
         me = players.get(mine.seat_no, {})
-        paid_in, paid_out = flows.get(game.pot_ref, (0, 0))
+        paid_in, paid_out = _money(game, flows, tournaments)
         deals = []
         for deal in game.deals.all():
             result = deal.result if isinstance(deal.result, dict) else {}
@@ -113,8 +196,9 @@ def game_rows(*, user: User, games: Iterable[Game]) -> list[dict[str, Any]]:
                 "seat": mine.seat_no,
                 "players": [s.user.public_name for s in seats],
                 "place": place,
-                "total": me.get("total"),
-                "chips": me.get("chips"),
+                "total": points_of(game, mine.seat_no),
+                "chips": me.get("chips") if game.variant == "deals" else None,
+                "tournament": game.pk in tournaments,
                 "paid_in": paid_in,
                 "paid_out": paid_out,
                 "net": paid_out - paid_in,
@@ -230,7 +314,7 @@ def player_stats(*, user: User) -> list[PlayerStats]:
     drops and wrong shows (from the move log), money won and lost (each game's net in the
     ledger: what the wallet got back less what it paid in)."""
     games = list(games_of_player(user=user))
-    flows = wallet_flows_by_ref(user=user, refs=[g.pot_ref for g in games])
+    flows, tournaments = _flows(user, games)
     seat_of = {g.pk: next(s.seat_no for s in g.seats.all() if s.user_id == user.pk) for g in games}
     drops = _first_drop_scores(games)
     stats: dict[tuple[str, str], PlayerStats] = {}
@@ -244,7 +328,7 @@ def player_stats(*, user: User) -> list[PlayerStats]:
         )
         seat = seat_of[game.pk]
         row.games += 1
-        paid_in, paid_out = flows.get(game.pot_ref, (0, 0))
+        paid_in, paid_out = _money(game, flows, tournaments)
         net = paid_out - paid_in
         if net > 0:
             row.money_won += net
@@ -290,11 +374,11 @@ def running_totals(*, user: User, currency: str, last: int = 30) -> list[dict[st
     games, oldest first: ``{"game", "net", "total"}`` (from the ledger)."""
     games = list(games_of_player(user=user, currency=currency)[:last])
     games.reverse()
-    flows = wallet_flows_by_ref(user=user, refs=[g.pot_ref for g in games])
+    flows, tournaments = _flows(user, games)
     total = 0
     points = []
     for game in games:
-        paid_in, paid_out = flows.get(game.pot_ref, (0, 0))
+        paid_in, paid_out = _money(game, flows, tournaments)
         total += paid_out - paid_in
         points.append({"game": game, "net": paid_out - paid_in, "total": total})
     return points

@@ -240,6 +240,15 @@ def test_my_games_lists_finished_games_with_their_money_and_filters(
     assert f'data-game-id="{live.game().pk}"' not in page
     assert "₹8.00" in page  # the buy-in paid in (80 points x 10 paise)
     assert "₹4.00" in page  # got back after the 40-point middle drop
+    # The result is the deal's: 2nd with the 40 points of the middle drop (not "0 points").
+    assert "Place 2 · 40 points" in page
+    (row,) = selectors.game_rows(user=me, games=selectors.games_of_player(user=me))
+    assert (row["place"], row["total"], row["chips"]) == (2, 40, None)
+    assert (row["paid_in"], row["paid_out"]) == (800, 400)
+    (theirs,) = selectors.game_rows(
+        user=players[1], games=selectors.games_of_player(user=players[1])
+    )
+    assert (theirs["place"], theirs["total"]) == (1, 0)
     deal = Deal.objects.get(game=t.game())
     assert reverse("history_deal", args=[deal.pk]) in page
     assert (

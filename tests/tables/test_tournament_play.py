@@ -130,6 +130,28 @@ def test_tie_at_the_cut_and_shared_places(
     assert "Won the final with 760 chips" in results
     assert "The final: 200 chips (equal: the places are shared)" in results
     assert "Out in round 1: place 3 at table 1, 10 chips" in results
+    # My games and the statistics: places by chips, and the tournament's money (the entry, the
+    # prize) on the player's last game of it, as the ledger has it.
+    from tables.history import selectors as history
+
+    def rows(user: Any) -> list[dict[str, Any]]:
+        return history.game_rows(user=user, games=history.games_of_player(user=user))
+
+    out = rows(users[2])  # newest first: the tie-breaker, then the round's game
+    assert [(r["place"], r["chips"], r["paid_in"], r["paid_out"]) for r in out] == [
+        (2, 40, 999, 0),
+        (2, 50, 0, 0),
+    ]
+    winner = rows(users[0])
+    assert [(r["place"], r["chips"], r["paid_in"], r["paid_out"]) for r in winner] == [
+        (1, 760, 999, 2_498),
+        (1, 140, 0, 0),
+    ]
+    for user in users:
+        (stats,) = history.player_stats(user=user)
+        registration = Registration.objects.get(tournament=t, user=user)
+        won = (registration.prize or 0) - registration.entry_paid
+        assert stats.money_won - stats.money_lost == won == balance(user) - 100_000
 
 
 def test_a_round_table_whose_leaders_tie_with_the_cut_clear_plays_no_tie_breaker(
