@@ -39,7 +39,7 @@ __all__ = [
     "shared_deal",
 ]
 
-REVIEW_CACHE_VERSION = 1
+REVIEW_CACHE_VERSION = 2  # 2: steps are turns
 REVIEW_CACHE_S = 24 * 3600
 
 

@@ -2,7 +2,8 @@
 
 ``deal_review(replayed, seat=..., settings=...)`` reads the deal's moves as ``replay_moves``
 (``tables.rules.replay``) rebuilt them (the same replay ``verify_deal`` checks) and returns,
-for the player at ``seat``, one ``ReviewStep`` per move of the deal (its start to its end):
+for the player at ``seat``, one ``ReviewStep`` per step of the deal (its start, each turn with
+its pick, re-arrangements and throw or show, each meld submitted; ``_turns``):
 
 * ``lines``: what happened, as everyone at the table saw it (a card another player took from
   the closed deck is never named; the player's own pick is);
@@ -194,6 +195,46 @@ def _turn_advice(
     )
 
 
+# A line that begins a step (the deal, a player's pick) and lines that end one (a turn's end,
+# a show, a drop, a submitted meld, the deal's end).
+_OPENS = frozenset({"dealt", "picked_open", "picked_closed"})
+_CLOSES = frozenset({"threw", "showed", "dropped", "missed", "left", "submitted", "ended"})
+
+
+def _turns(moves: Sequence[ReviewStep]) -> list[ReviewStep]:
+    """The moves folded into steps a player reads: the deal, then each turn (its pick, any
+    re-arrangement and its throw or show), each meld submitted. A re-arrangement, which says
+    nothing to the table, is part of the step around it (its hand is the step's hand)."""
+    groups: list[list[ReviewStep]] = []
+    for move in moves:
+        kinds = {line.kind for line in move.lines}
+        closed = bool(groups) and any(
+            line.kind in _CLOSES for done in groups[-1] for line in done.lines
+        )
+        if not groups or kinds & _OPENS or (move.lines and closed):
+            groups.append([move])
+        else:
+            groups[-1].append(move)
+    folded: list[ReviewStep] = []
+    for index, group in enumerate(groups):
+        last = group[-1]
+        folded.append(
+            ReviewStep(
+                index=index,
+                version=last.version,
+                lines=tuple(line for move in group for line in move.lines),
+                hand=last.hand,
+                picked=last.picked,
+                open_top=last.open_top,
+                closed_count=last.closed_count,
+                turn_seat=last.turn_seat,
+                advice=next((m.advice for m in reversed(group) if m.advice is not None), None),
+                meld=next((m.meld for m in reversed(group) if m.meld is not None), None),
+            )
+        )
+    return folded
+
+
 def deal_review(
     replayed: Iterable[ReplayedMove], *, seat: int, settings: GameSettings, before: GameState
 ) -> DealReview:
@@ -286,6 +327,7 @@ def deal_review(
                 "last_deal": game_view(state, None)["last_deal"],
             }
             break
+    steps = _turns(steps)
     advices = [s.advice for s in steps if s.advice is not None]
     lost = [a for a in advices if a.lost > 0]
     return DealReview(

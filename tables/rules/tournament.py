@@ -142,9 +142,7 @@ def round_chips(chips: Mapping[P, int], tiebreaks: Sequence[Mapping[P, int]] = (
     return {p: chips[p] + sum(tb.get(p, 0) for tb in tiebreaks) for p in chips}
 
 
-def _order_key(
-    player: P, chips: Mapping[P, int], tiebreaks: Sequence[Mapping[P, int]]
-) -> int:
+def _order_key(player: P, chips: Mapping[P, int], tiebreaks: Sequence[Mapping[P, int]]) -> int:
     return chips[player] + sum(tb.get(player, 0) for tb in tiebreaks)
 
 

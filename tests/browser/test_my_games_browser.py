@@ -105,7 +105,9 @@ def test_a_played_deal_is_reviewed_step_by_step_with_the_engines_advice(
     assert "Your turn 1" in text
     assert "Best discard: 8♣, leaving 0; you threw 5♥" in text
     assert "A valid show was possible here" in text
-    page.keyboard.press("ArrowLeft")
+    # A step is a turn: the pick, the throw and the advice together.
     assert "You took 8♣ from the closed deck" in visible.inner_text()
+    page.keyboard.press("ArrowLeft")
+    assert "Cards dealt" in visible.inner_text()
     page.keyboard.press("End")
     assert "The deal ended" in visible.inner_text()

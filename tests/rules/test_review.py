@@ -66,7 +66,16 @@ def test_the_review_of_a_played_deal_keeps_its_promises(seed, seats, strengths):
         data = review.to_json()
         assert data["steps"] and data["result"] is not None
         lost = 0
-        for step, replay in zip(review.steps, replayed, strict=False):
+        by_version = {r.move.version: r for r in replayed}
+        # Steps are turns: none is blank (a re-arrangement belongs to the step around it), each
+        # after the deal's start begins with a pick or follows a turn's end, and together they
+        # say everything every move said.
+        assert all(step.lines for step in review.steps)
+        assert [step.index for step in review.steps] == list(range(len(review.steps)))
+        turns = sum(1 for m in moves if m.action in ("pick_closed", "pick_open"))
+        assert len(review.steps) <= 1 + turns + seats + 1
+        for step in review.steps:
+            replay = by_version[step.version]
             deal = replay.state.deal
             if deal is not None and step.hand:
                 own = find_hand(deal, seat)

@@ -59,6 +59,48 @@ def _worse_throw_game(
     return t
 
 
+def test_the_reviews_steps_are_turns_with_the_arrangements_inside(
+    seated: Callable[..., TableDriver], planter: Planter, toss: Callable[[int], None]
+) -> None:
+    """Re-arranging says nothing to the table: it is part of the turn around it, not a blank
+    step. The deal, seat 1's turn (pick, two re-arrangements, throw), seat 2's turn, a
+    re-arrangement between turns, seat 1's drop: four steps from eight moves."""
+    toss(1)
+    planter.add(
+        hands={1: flatten(WINNER_GROUPS), 2: LOSER},
+        open_card="JC",
+        cut_card="QC",
+        closed_top=["8C", "2D", "9H"],
+    )
+    t = seated(2, variant="points", point_value=10, platform_fee_bps=0)
+
+    def rearrange(seat: int) -> None:
+        groups = [list(g) for g in t.view(seat)["hand"]["groups"]]
+        t.act(seat, "arrange", groups=groups[::-1])
+
+    t.act(1, "pick_closed")
+    rearrange(1)
+    rearrange(1)
+    t.act(1, "discard", card="5H")
+    t.act(2, "pick_closed")
+    t.act(2, "discard", card="2D")
+    rearrange(1)
+    t.act(1, "drop")
+    deal = Deal.objects.get(game=t.game())
+    data = selectors.deal_review_data(deal=deal, seat=1)
+    assert data is not None
+    kinds = [[line["kind"] for line in step["lines"]] for step in data["steps"]]
+    assert kinds == [
+        ["dealt"],
+        ["picked_closed", "threw"],
+        ["picked_closed", "threw"],
+        ["dropped", "ended"],
+    ]
+    assert data["steps"][1]["advice"]["discard"] == "5H"  # the turn keeps its advice
+    page = _login(t.users[1]).get(reverse("history_deal", args=[deal.pk])).content.decode()
+    assert page.count('<li class="review-step') == 4 and "Step 4 of 4" in page
+
+
 def test_the_review_advises_on_a_worse_throw(
     seated: Callable[..., TableDriver], planter: Planter, toss: Callable[[int], None]
 ) -> None:

@@ -4,15 +4,20 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0001_tourney_initial'),
+        ("tournaments", "0001_tourney_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='tournament',
-            name='name_hi',
-            field=models.CharField(blank=True, default='', help_text='The name players reading Hindi see (blank: the name above).', max_length=80, verbose_name='Hindi name'),
+            model_name="tournament",
+            name="name_hi",
+            field=models.CharField(
+                blank=True,
+                default="",
+                help_text="The name players reading Hindi see (blank: the name above).",
+                max_length=80,
+                verbose_name="Hindi name",
+            ),
         ),
     ]
