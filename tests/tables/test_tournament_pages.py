@@ -39,6 +39,8 @@ def test_the_tab_the_page_and_registering(client: Any, players: list[Any]) -> No
     assert reverse("tournaments:list") in lobby
     page = client.get(reverse("tournaments:list")).content.decode()
     assert "Evening knockout" in page and "₹20.00" in page and "0 / 2" in page
+    # The list says each tournament's table size, not a size for all of them.
+    assert "up to 6 seats a table" in page and "tables of up to six" not in page
     assert "when full" in page
     client.force_login(players[0])
     detail = client.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
