@@ -1,4 +1,5 @@
-"""How strong the three computer players are: seeded 2-player Points deals per pairing.
+"""How strong the three computer players are: seeded 2-player Points deals (or classic hands,
+``--variant classic``) per pairing.
 
 Run from the repository root::
 
@@ -23,11 +24,13 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import cast
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from tables.rules.classic.bot_play import classic_hand_play  # noqa: E402
 from tables.rules.game.bot import Strength  # noqa: E402
 from tables.rules.game.bot_play import bot_deal_play  # noqa: E402
 from tables.rules.settings import GameSettings  # noqa: E402
@@ -52,12 +55,31 @@ def _interval(values: list[float]) -> tuple[float, float]:
     return mean, half
 
 
-def pairing(weak: Strength, strong: Strength, deals: int) -> dict[str, float]:
-    settings = GameSettings.for_variant("points", seats_min=2, seats_max=2, point_value=1)
+def _classic_pairing(weak: str, strong: str, deals: int) -> tuple[list[float], ...]:
     weak_points: list[float] = []
     strong_points: list[float] = []
     strong_wins: list[float] = []
     for seed in range(deals // 2):
+        for seats in ({1: weak, 2: strong}, {1: strong, 2: weak}):
+            left = classic_hand_play(strengths=seats, seed=seed, toss=1)
+            w = next(seat for seat, level in seats.items() if level == weak)
+            s = 3 - w
+            weak_points.append(left[w])
+            strong_points.append(left[s])
+            strong_wins.append(1.0 if left[s] == 0 and left[w] > 0 else 0.0)
+    return weak_points, strong_points, strong_wins
+
+
+def pairing(
+    weak: Strength, strong: Strength, deals: int, variant: str = "points"
+) -> dict[str, float]:
+    settings = GameSettings.for_variant("points", seats_min=2, seats_max=2, point_value=1)
+    weak_points: list[float] = []
+    strong_points: list[float] = []
+    strong_wins: list[float] = []
+    if variant == "classic":
+        weak_points, strong_points, strong_wins = _classic_pairing(weak, strong, deals)
+    for seed in range(deals // 2 if variant != "classic" else 0):
         shoe = _shoe(settings, seed)
         for swap in (False, True):
             strengths: dict[int, Strength] = (
@@ -92,11 +114,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--pairs", default="easy-medium,medium-hard,easy-hard")
+    parser.add_argument("--variant", choices=("points", "classic"), default="points")
     args = parser.parse_args()
     for pair in args.pairs.split(","):
         weak, strong = pair.split("-")
         started = time.perf_counter()
-        r = pairing(weak, strong, args.deals)
+        r = pairing(cast(Strength, weak), cast(Strength, strong), args.deals, args.variant)
         took = time.perf_counter() - started
         verdict = (
             "outside the CI"

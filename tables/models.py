@@ -216,8 +216,10 @@ class TableTemplate(models.Model):
         max_length=8,
         choices=BotStrength.choices,
         default=BotStrength.MEDIUM,
-        help_text="How well the computer players play (13-card games): easy makes mistakes, "
-        "hard also counts the open discards and the opponents' open picks.",
+        help_text="How well the computer players play: easy makes mistakes, hard also counts "
+        "the open discards and the opponents' open picks (13-card games) or takes the open "
+        "card when it makes a meld and keeps half-melds (classic). A private table's host may "
+        "choose another when starting it.",
     )
     bot_delay_s = models.FloatField(
         default=1.5,
@@ -315,6 +317,11 @@ class Table(models.Model):
     # The invite link's token (secrets.token_urlsafe: unguessable); the short code stays for
     # typing in the lobby (throttled). Joining a private table needs one of them.
     invite_token = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    # A private table's computer players, as its host chose when starting it (blank: the
+    # template's level).
+    bot_strength = models.CharField(
+        max_length=8, choices=BotStrength.choices, blank=True, default=""
+    )
     host = models.ForeignKey(
         django_settings.AUTH_USER_MODEL,
         null=True,

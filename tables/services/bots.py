@@ -11,7 +11,7 @@ from typing import Any, cast
 from django.contrib.auth import get_user_model
 
 from tables.models import BotProfile, GameStatus, Move
-from tables.rules.classic import TableMeld, bot_meld_action
+from tables.rules.classic import classic_bot_decide
 from tables.rules.errors import RulesError
 from tables.rules.game.bot import STRENGTHS, Strength, bot_decide, public_record, seat_view
 from tables.services._context import Ctx, bot_seats, now_or_clock, open_deal
@@ -52,31 +52,11 @@ def bot_choose(
     13-card games: ``tables.rules.game.bot`` decides for the ``strength`` (easy, medium, hard)
     from the seat's ``SeatView`` only: the engine's view of that seat and the deal's public
     record built from ``events`` (the deal's logged events; a closed pick's card is never
-    read). Classic: draw from the stock, lay down the melds it holds and lay off what fits
-    (highest penalty first, keeping a card to throw), then throw the highest card."""
+    read). Classic: ``tables.rules.classic.classic_bot_decide`` for the strength, from the
+    seat's own view."""
     view = engine.view(state, seat)
     if engine.name == "classic":
-        allowed_classic = set(view.get("allowed", ()))
-        hand = (view.get("hand") or {}).get("cards") or []
-        if "pick_closed" in allowed_classic:
-            return {"type": "pick_closed"}
-        if "pick_open" in allowed_classic:
-            return {"type": "pick_open"}
-        if "lay_down" in allowed_classic and hand:
-            table_melds = [
-                TableMeld.from_json(m) for m in (view.get("deal") or {}).get("melds", [])
-            ]
-            move = bot_meld_action(hand, table_melds, state.settings)
-            if move is not None and move[0] == "lay_down":
-                return {"type": "lay_down", "melds": [[c.code for c in move[1]]]}
-            if move is not None and "lay_off" in allowed_classic:
-                card, meld_id = move[1]
-                return {"type": "lay_off", "cards": [card.code], "meld_id": meld_id}
-        if "discard" in allowed_classic and hand:
-            picked = (view.get("deal") or {}).get("picked_open_card")
-            candidates = [c for c in hand if c != picked] or hand
-            return {"type": "discard", "card": max(candidates, key=_classic_order)}
-        return None
+        return classic_bot_decide(view, state.settings, strength, seed=seed)
     if strength not in STRENGTHS:
         strength = "medium"
     seat_knows = seat_view(view, public_record(events), state.settings)
@@ -94,15 +74,9 @@ def _deal_events(ctx: Ctx) -> list[dict[str, Any]]:
 
 
 def bot_strength_of(ctx: Ctx) -> Strength:
-    strength = getattr(ctx.table.template, "bot_strength", "medium")
+    """The table's level (a private table's host's choice), else its template's."""
+    strength = ctx.table.bot_strength or getattr(ctx.table.template, "bot_strength", "medium")
     return cast(Strength, strength if strength in STRENGTHS else "medium")
-
-
-def _classic_order(code: str) -> tuple[int, str]:
-    """Highest-scoring card first (A 11, court cards 10, others at face) for a classic bot."""
-    rank = code[:-1]
-    value = 11 if rank == "A" else 10 if rank in ("J", "Q", "K") else int(rank)
-    return value, code
 
 
 def bots_play(ctx: Ctx) -> int:

@@ -112,6 +112,7 @@ class TableRefusal(StrEnum):
     CASH_OFF_TOURNAMENT = "cash_off_tournament"
     SELF_EXCLUDED_TOURNAMENT = "self_excluded_tournament"
     DAILY_LIMIT_TOURNAMENT = "daily_limit_tournament"
+    BOT_LEVEL_UNKNOWN = "bot_level_unknown"
     MONTHLY_LIMIT_TOURNAMENT = "monthly_limit_tournament"
     ALREADY_REGISTERED = "already_registered"
     TOURNAMENT_FULL = "tournament_full"
@@ -231,6 +232,7 @@ TABLE_MESSAGES: Mapping[TableRefusal, Promise] = {
         "You have excluded yourself from money games until %(until)s: cash tournaments "
         "are closed to you until then. Practice tournaments are open."
     ),
+    T.BOT_LEVEL_UNKNOWN: _("Choose the computer players' level: easy, medium or hard."),
     T.DAILY_LIMIT_TOURNAMENT: _(
         "Your deposits of the last 24 hours are over your daily deposit limit of %(limit)s: "
         "cash tournaments are closed to you until they are within it. Practice tournaments "

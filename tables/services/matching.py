@@ -19,6 +19,7 @@ from django.db.models import Count, Max, Q
 
 from tables.models import (
     LIVE_GAME_STATUSES,
+    BotStrength,
     Game,
     GameStatus,
     Seat,
@@ -297,8 +298,13 @@ def table_join_by_code(*, code: Any, user: User, now: float | None = None) -> Se
     return table_join(table=table, user=user, now=now, invite=table.invite_token)
 
 
-def table_private_start(*, table: Table, user: User, now: float | None = None) -> Game:
-    """The host of a waiting private table starts it: computer players take the empty seats."""
+def table_private_start(
+    *, table: Table, user: User, strength: str = "", now: float | None = None
+) -> Game:
+    """The host of a waiting private table starts it: computer players take the empty seats,
+    at the level the host chose (``strength``: easy, medium or hard; blank: the template's)."""
+    if strength and strength not in BotStrength.values:
+        raise TableError(TableRefusal.BOT_LEVEL_UNKNOWN)
     now = now_or_clock(now)
     check_user(user)
 
@@ -313,6 +319,9 @@ def table_private_start(*, table: Table, user: User, now: float | None = None) -
         ctx = lock_context(table=locked, game_id=game_id, now=now)
         if ctx.game.status != GameStatus.WAITING:
             raise TableClosed(TableRefusal.GAME_STARTED_ALREADY)
+        if strength and strength != locked.bot_strength:
+            locked.bot_strength = strength
+            locked.save(update_fields=["bot_strength"])
         if not bots_fill_and_begin(ctx):
             raise TableClosed(TableRefusal.NOT_ENOUGH_FRIENDS)
         save_game(ctx)

@@ -163,7 +163,8 @@ def private_start(request: AuthenticatedHttpRequest, table_id: int) -> HttpRespo
     """The host starts a private table: computer players take the empty seats."""
     table = _table_or_404(table_id)
     try:
-        services.table_private_start(table=table, user=request.user)
+        strength = str(request.POST.get("strength", ""))[:16]
+        services.table_private_start(table=table, user=request.user, strength=strength)
     except (services.TableError, ValueError) as exc:
         messages.error(request, _words(exc))
     return redirect("table", table_id=table.pk)

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import statistics
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tables.rules.cards import STANDARD_PACK, parse_cards
 from tables.rules.classic import (
+    CLASSIC_STRENGTHS,
     ClassicSettings,
     TableMeld,
     bot_meld_action,
     classify_meld,
     lay_off_result,
 )
+from tables.rules.classic.bot_play import classic_hand_play
 
 RULES = ClassicSettings.for_variant("classic")
 
@@ -69,3 +74,39 @@ def test_every_choice_is_legal(hand):
         card, meld_id = what
         assert card in hand and meld_id == 1 and len(hand) >= 2
         lay_off_result(melds[0], [card], RULES)
+
+
+def _pairing(weak: str, strong: str, hands: int) -> tuple[list[int], list[int]]:
+    """``hands`` seeded heads-up hands, each shoe played twice with the levels in swapped
+    seats (the same seat starts): the points each level was left with."""
+    weak_points: list[int] = []
+    strong_points: list[int] = []
+    for seed in range(hands // 2):
+        for seats in ({1: weak, 2: strong}, {1: strong, 2: weak}):
+            left = classic_hand_play(strengths=seats, seed=seed, toss=1)
+            for seat, level in seats.items():
+                (weak_points if level == weak else strong_points).append(left[seat])
+    return weak_points, strong_points
+
+
+@pytest.mark.parametrize(("weak", "strong"), [("easy", "medium"), ("medium", "hard")])
+def test_the_three_classic_levels_are_measurably_apart(weak: str, strong: str) -> None:
+    """Each level is left with fewer points than the one below it on the same cards, and wins
+    more of the hands (benchmarks/bench_bots.py --variant classic measures it on more)."""
+    weak_points, strong_points = _pairing(weak, strong, 120)
+    assert statistics.fmean(strong_points) < statistics.fmean(weak_points)
+    wins = sum(1 for w, s in zip(weak_points, strong_points, strict=True) if s < w)
+    losses = sum(1 for w, s in zip(weak_points, strong_points, strict=True) if w < s)
+    assert wins > losses
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    levels=st.tuples(st.sampled_from(CLASSIC_STRENGTHS), st.sampled_from(CLASSIC_STRENGTHS)),
+)
+def test_every_level_plays_a_hand_to_its_end_with_legal_moves(seed, levels):
+    """A hand between any two levels ends (the engine refuses an illegal move, so every move
+    each level sent was legal) with one seat out at 0 points."""
+    left = classic_hand_play(strengths={1: levels[0], 2: levels[1]}, seed=seed)
+    assert sorted(left) == [1, 2] and min(left.values()) == 0

@@ -219,6 +219,50 @@ def test_a_private_table_is_joined_by_code_and_started_by_its_host(
     assert sum(s.is_bot for s in seats) == 1
 
 
+def test_a_practice_classic_table_shows_its_level_and_a_host_picks_one(
+    client: Any,
+    template_factory: Callable[..., TableTemplate],
+    user_factory: Callable[..., Any],
+    clock: Clock,
+) -> None:
+    """Classic practice tables say their computer players' level in the lobby, as the 13-card
+    ones do; a private table's host picks the level when starting it (a forged one is refused
+    in words and starts nothing)."""
+    from tables.services.bots import bot_strength_of
+    from tables.services._context import lock_context
+
+    template = template_factory(
+        name="Practice Classic",
+        variant="classic",
+        currency="practice",
+        entry_fee=100,
+        practice=True,
+        seats_min=2,
+        seats_max=3,
+        bot_count=2,
+        bot_strength="medium",
+    )
+    host = user_factory()
+    client.force_login(host)
+    lobby = client.get(reverse("lobby")).content.decode()
+    row = lobby[lobby.index("Practice Classic") :][:600]
+    assert "computer players: medium" in row
+    table = services.table_private_create(template=template, user=host)
+    page = client.get(reverse("table", args=[table.pk])).content.decode()
+    assert 'id="bot-level"' in page and '<option value="medium" selected>' in page
+    forged = client.post(
+        reverse("private_start", args=[table.pk]), {"strength": "{'x': 1}"}, follow=True
+    )
+    assert "Choose the computer players" in forged.content.decode()
+    game = Game.objects.get(table=table)
+    assert game.status == GameStatus.WAITING
+    client.post(reverse("private_start", args=[table.pk]), {"strength": "hard"})
+    game.refresh_from_db()
+    table.refresh_from_db()
+    assert game.status == GameStatus.RUNNING and table.bot_strength == "hard"
+    assert bot_strength_of(lock_context(table=table, game_id=game.pk, now=clock.t)) == "hard"
+
+
 def test_private_tables_only_from_practice_templates_and_bad_codes_are_refused(
     template_factory: Callable[..., TableTemplate], players: list[Any], clock: Clock
 ) -> None:

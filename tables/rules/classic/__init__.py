@@ -69,7 +69,9 @@ from .actions import (
     classic_action_from_json,
 )
 from .bot import (
+    CLASSIC_STRENGTHS,
     bot_meld_action,
+    classic_bot_decide,
 )
 from .engine import (
     classic_apply,
@@ -125,6 +127,7 @@ from .view import (
 __all__ = [
     "ACTIONS",
     "BPS",
+    "CLASSIC_STRENGTHS",
     "MIN_MELD",
     "SHARED_ACTION_TYPES",
     "Action",
@@ -169,6 +172,7 @@ __all__ = [
     "card_points",
     "classic_action_from_json",
     "classic_apply",
+    "classic_bot_decide",
     "classic_new",
     "classic_shoe",
     "classic_view",
