@@ -7,6 +7,7 @@ from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 # The time zones a player may choose on the profile (most players are in India).
@@ -65,7 +66,13 @@ class User(AbstractUser):
 
     @property
     def public_name(self) -> str:
-        return self.display_name or self.username
+        """The name other players see, in the viewer's language for a computer player's
+        ("Bot 2" is the tables app's name for its second computer player, ``bot-2``)."""
+        name = self.display_name or self.username
+        number = name.removeprefix("Bot ")
+        if self.username.startswith("bot-") and number != name and number.isdigit():
+            return gettext("Bot %(n)s") % {"n": number}
+        return name
 
     def __str__(self) -> str:
         return self.public_name

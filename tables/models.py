@@ -28,6 +28,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils import translation
+from django.utils.translation import gettext
 
 from ledger.append_only import AppendOnlyModel
 from ledger.currencies import Currency
@@ -342,6 +343,18 @@ class Table(models.Model):
         name."""
         if self.name == self.template.name:
             return self.template.display_name(language)
+        if self.host_id is None:
+            # A tournament's table (``tournaments.RoundTable``, the reverse of its one-to-one
+            # link): the tournament's name in the language, its round and table in words.
+            place = getattr(self, "tournament_table", None)
+            if place is not None:
+                with translation.override(language or translation.get_language() or "en"):
+                    words = gettext("%(name)s · round %(round)s, table %(table)s")
+                return words % {
+                    "name": place.round.tournament.display_name(language),
+                    "round": place.round.number,
+                    "table": place.number,
+                }
         return self.name
 
 

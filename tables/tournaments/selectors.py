@@ -106,7 +106,7 @@ def standings(round_: Round) -> list[dict[str, Any]]:
             chip_count = seat.chips if seat.chips is not None else live.get(seat.registration_id)
             seats.append(
                 {
-                    "name": seat.registration.user.display_name or seat.registration.user.username,
+                    "name": seat.registration.user.public_name,
                     "user_id": seat.registration.user_id,
                     "chips": chip_count,
                     "place": seat.place,
@@ -249,7 +249,7 @@ def _ranked(t: Tournament) -> list[dict[str, Any]]:
         {
             "first": r.rank_first,
             "last": r.rank_last,
-            "name": r.user.display_name or r.user.username,
+            "name": r.user.public_name,
             "user_id": r.user_id,
             "prize": format_amount(r.prize or 0, t.currency) if r.prize else "",
             "how": _how(last_seat.get(r.pk), r.rank_first != r.rank_last),
@@ -421,7 +421,7 @@ def tournament_results_export(*, tournament: Tournament) -> dict[str, Any]:
 
 
 def _name(registration: Registration) -> str:
-    return registration.user.display_name or registration.user.username
+    return str(registration.user.public_name)
 
 
 def seconds_until(moment: datetime | None, now: datetime) -> int | None:

@@ -228,8 +228,8 @@ def test_a_practice_classic_table_shows_its_level_and_a_host_picks_one(
     """Classic practice tables say their computer players' level in the lobby, as the 13-card
     ones do; a private table's host picks the level when starting it (a forged one is refused
     in words and starts nothing)."""
-    from tables.services.bots import bot_strength_of
     from tables.services._context import lock_context
+    from tables.services.bots import bot_strength_of
 
     template = template_factory(
         name="Practice Classic",

@@ -110,6 +110,38 @@ def test_hindi_page(client: Any, players: list[Any]) -> None:
     assert (again.name, again.name_hi) == ("Evening knockout #2", "शाम का नॉकआउट #2")
 
 
+def test_tables_and_computer_players_are_named_in_the_viewers_language(
+    client: Any, players: list[Any], clock: Any, monkeypatch: Any
+) -> None:
+    """A tournament's table reads the tournament's name (its Hindi one in Hindi) with its
+    round and table in words, on the table page and in My games; a computer player is "Bot 1"
+    in English and "बॉट 1" in Hindi; a person who calls themselves "Bot 7" keeps the name."""
+    from django.utils import translation
+
+    from tables.services import bot_users_ensure
+
+    fixed_draw(monkeypatch)
+    t = _open(name_hi="शाम का नॉकआउट")
+    tourney.tournament_register(tournament=t, user=players[0])
+    tourney.tournament_register(tournament=t, user=players[1])
+    advance(t, clock)
+    table = t.rounds.get().tables.get().table
+    with translation.override("en"):
+        assert table.display_name() == "Evening knockout · round 1, table 1"
+    with translation.override("hi"):
+        assert table.display_name() == "शाम का नॉकआउट · राउंड 1, टेबल 1"
+    client.force_login(players[0])
+    page = client.get(reverse("table", args=[table.pk]), HTTP_ACCEPT_LANGUAGE="hi")
+    assert "शाम का नॉकआउट · राउंड 1, टेबल 1" in page.content.decode()
+    bot = bot_users_ensure(count=1)[0]
+    with translation.override("en"):
+        assert bot.public_name == "Bot 1"
+    with translation.override("hi"):
+        assert bot.public_name == "बॉट 1"
+        players[2].display_name = "Bot 7"
+        assert players[2].public_name == "Bot 7"
+
+
 def test_the_rounds_are_told_in_words(client: Any) -> None:
     """The worked sit & go of 7 (S = 6, Q = 2): two tables of 4 and 3, then a final of 4."""
     t = tourney.tournament_create_sit_and_go(
