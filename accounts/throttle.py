@@ -4,7 +4,10 @@ limits on what is cheap to abuse (django-ratelimit).
 **Addresses.** ``client_ip`` is the peer address, unless the peer is one of the configured
 ``TRUSTED_PROXIES`` (addresses or networks): only then is ``X-Forwarded-For`` read, counted
 ``TRUSTED_PROXY_COUNT`` hops from the right. A client that talks to the site directly cannot
-choose its address by sending the header.
+choose its address by sending the header. With ``TRUSTED_PROXY_SECRET`` set (``deploy/up`` sets
+one), the header is read only from a request that also carries the proxy's secret
+(``X-Proxy-Secret``, which nginx sets and a client cannot): another process of the proxy's host
+that talks to a daphne directly is not trusted either.
 
 **Rate limits.** ``settings.RATE_LIMITS`` names, per URL name (and ``"socket"`` for the table
 WebSocket), the methods counted and the limits ``(key, rate)`` with key ``ip`` (the client's
@@ -16,6 +19,7 @@ the consumer."""
 
 from __future__ import annotations
 
+import hmac
 import ipaddress
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -49,13 +53,23 @@ def peer_trusted(peer: str) -> bool:
     return any(address in net for net in _networks(getattr(settings, "TRUSTED_PROXIES", [])))
 
 
+def proxy_vouched(meta: Mapping[str, str]) -> bool:
+    """Whether the request carries the proxy's secret, when one is configured."""
+    secret = str(getattr(settings, "TRUSTED_PROXY_SECRET", "") or "")
+    if not secret:
+        return True
+    given = str(meta.get("HTTP_X_PROXY_SECRET", ""))
+    return hmac.compare_digest(given.encode(), secret.encode())
+
+
 def client_ip(request: HttpRequest) -> str:
-    """The peer address, or, when the peer is a trusted proxy and ``TRUSTED_PROXY_COUNT``
-    proxies are in front, the address the outermost trusted proxy saw (X-Forwarded-For,
-    counted from the right). A forwarded header from anyone else is ignored."""
+    """The peer address, or, when the peer is a trusted proxy (and the request carries its
+    secret, ``proxy_vouched``) and ``TRUSTED_PROXY_COUNT`` proxies are in front, the address
+    the outermost trusted proxy saw (X-Forwarded-For, counted from the right). A forwarded
+    header from anyone else is ignored."""
     peer = str(request.META.get("REMOTE_ADDR") or "")
     proxies = int(getattr(settings, "TRUSTED_PROXY_COUNT", 0))
-    if proxies <= 0 or not peer_trusted(peer):
+    if proxies <= 0 or not peer_trusted(peer) or not proxy_vouched(request.META):
         return peer
     hops = [h.strip() for h in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
     hops = [h for h in hops if h]
@@ -175,6 +189,8 @@ class _ScopeRequest:
         for name, value in scope.get("headers", []):
             if name.lower() == b"x-forwarded-for":
                 self.META["HTTP_X_FORWARDED_FOR"] = value.decode("latin-1")
+            elif name.lower() == b"x-proxy-secret":
+                self.META["HTTP_X_PROXY_SECRET"] = value.decode("latin-1")
 
 
 def socket_connect_limited(scope: Mapping[str, Any]) -> bool:

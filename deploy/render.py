@@ -66,6 +66,8 @@ def values() -> dict[str, str]:
         "PGBOUNCER_POOL_SIZE": env("PGBOUNCER_POOL_SIZE", "20"),
         "PGBOUNCER_AUTH_TYPE": env("PGBOUNCER_AUTH_TYPE", "trust"),
         "PG_PASSWORD": pg.password or "",
+        # Sent by nginx with every request (deploy/up makes one per run).
+        "PROXY_SECRET": env("TRUSTED_PROXY_SECRET", ""),
     }
 
 
@@ -100,6 +102,7 @@ def render(only: str = "") -> dict[str, str]:
         template = (HERE / f"{name}.template").read_text()
         text = PLACEHOLDER.sub(lambda m: v[m.group(1)], template)
         (run_dir / name).write_text(text)
+        (run_dir / name).chmod(0o600)  # nginx.conf holds the proxy's secret
         written[name] = str(run_dir / name)
     users = run_dir / "pgbouncer" / "users.txt"
     users.write_text(f'"{v["PG_USER"]}" "{v["PG_PASSWORD"]}"\n')

@@ -404,6 +404,10 @@ AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_ip"
 # address (accounts/throttle.py).
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
+# The secret the proxy sends (X-Proxy-Secret) with every request: with it set, a forwarded
+# address is read only from a request that carries it (accounts.throttle.proxy_vouched), so a
+# process on the proxy's host that talks to a daphne directly cannot choose its address.
+TRUSTED_PROXY_SECRET = env_str("TRUSTED_PROXY_SECRET", "")
 if TRUSTED_PROXY_COUNT > 0 and not TRUSTED_PROXIES:
     raise ImproperlyConfigured(
         "TRUSTED_PROXY_COUNT needs TRUSTED_PROXIES: the addresses of the proxies in front "

@@ -117,6 +117,26 @@ def test_the_address_behind_a_trusted_proxy_is_the_forwarded_one(rf, settings):
     assert client_ip(forged) == "10.0.0.2"
 
 
+def test_with_a_proxy_secret_only_a_request_carrying_it_is_forwarded(rf, settings):
+    from accounts.throttle import client_ip
+
+    settings.TRUSTED_PROXY_COUNT = 1
+    settings.TRUSTED_PROXIES = ["127.0.0.1"]
+    settings.TRUSTED_PROXY_SECRET = "s3cret-of-the-proxy"
+
+    def seen(**headers: str) -> str:
+        return client_ip(rf.get("/", REMOTE_ADDR="127.0.0.1", **headers))
+
+    forwarded = {"HTTP_X_FORWARDED_FOR": "203.0.113.5"}
+    assert seen(**forwarded, HTTP_X_PROXY_SECRET="s3cret-of-the-proxy") == "203.0.113.5"
+    # Another process of the host, straight to a web process: its peer address is counted.
+    assert seen(**forwarded) == "127.0.0.1"
+    assert seen(**forwarded, HTTP_X_PROXY_SECRET="s3cret") == "127.0.0.1"
+    assert seen(**forwarded, HTTP_X_PROXY_SECRET="") == "127.0.0.1"
+    settings.TRUSTED_PROXY_SECRET = ""  # no secret configured: the peer's trust alone
+    assert seen(**forwarded) == "203.0.113.5"
+
+
 def test_rotating_x_forwarded_for_from_a_direct_client_does_not_dodge_the_lockout(
     client, player, settings
 ):

@@ -31,7 +31,9 @@ def wait_listening(port: int, proc: subprocess.Popen[bytes], what: str, log: Pat
 
 
 @contextmanager
-def running_nginx(web_ports: list[int], run_dir: Path, static_root: Path) -> Iterator[str]:
+def running_nginx(
+    web_ports: list[int], run_dir: Path, static_root: Path, secret: str = ""
+) -> Iterator[str]:
     if not os.path.exists(NGINX):
         raise RuntimeError(f"{NGINX} is missing: scripts/test installs Debian's nginx")
     port = free_port()
@@ -42,6 +44,7 @@ def running_nginx(web_ports: list[int], run_dir: Path, static_root: Path) -> Ite
         "WEB_PORTS": " ".join(str(p) for p in web_ports),
         "STATIC_ROOT": str(static_root),
         "NGINX_USER": "root",
+        "TRUSTED_PROXY_SECRET": secret,
     }
     subprocess.run(
         [sys.executable, str(ROOT / "deploy" / "render.py"), "nginx.conf"], env=env, check=True

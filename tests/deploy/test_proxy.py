@@ -22,6 +22,7 @@ from tests.live_server import server_env
 
 pytestmark = [pytest.mark.deploy]
 CLIENT_ADDRESS = "127.0.0.2"
+SECRET = "proxy-secret-of-the-tests-0123456789abcdef"
 
 
 @pytest.fixture
@@ -34,7 +35,12 @@ def static_root(tmp_path):
 
 @pytest.fixture
 def web_env():
-    return server_env(TRUSTED_PROXY_COUNT="1", TRUSTED_PROXIES="127.0.0.1", LOG_FORMAT="json")
+    return server_env(
+        TRUSTED_PROXY_COUNT="1",
+        TRUSTED_PROXIES="127.0.0.1",
+        TRUSTED_PROXY_SECRET=SECRET,
+        LOG_FORMAT="json",
+    )
 
 
 def _table_and_session(user_factory):
@@ -56,7 +62,7 @@ def test_health_websocket_static_and_metrics_through_the_proxy(
     table, session = _table_and_session(user_factory)
     with (
         running_web(web_env, tmp_path / "web.log") as (web_port, _proc),
-        running_nginx([web_port], tmp_path / "run", static_root) as proxy,
+        running_nginx([web_port], tmp_path / "run", static_root, SECRET) as proxy,
     ):
         health = httpx.get(f"http://{proxy}/healthz", timeout=10)
         assert health.status_code == 200
@@ -93,7 +99,7 @@ def test_the_app_sees_the_client_address_nginx_saw_not_a_forged_one(
 
     with (
         running_web(web_env, tmp_path / "web.log") as (web_port, _proc),
-        running_nginx([web_port], tmp_path / "run", static_root) as proxy,
+        running_nginx([web_port], tmp_path / "run", static_root, SECRET) as proxy,
         httpx.Client(
             base_url=f"http://{proxy}",
             timeout=10,
@@ -116,13 +122,50 @@ def test_the_app_sees_the_client_address_nginx_saw_not_a_forged_one(
     assert addresses == {CLIENT_ADDRESS}
 
 
+def test_a_process_on_the_host_cannot_choose_its_address_straight_to_a_web_process(
+    transactional_db, tmp_path, static_root, web_env
+):
+    """A process of the proxy's host talks to a daphne directly (its peer address is the
+    trusted 127.0.0.1) and rotates a forged X-Forwarded-For: without the proxy's secret the
+    header is ignored, every attempt is counted at 127.0.0.1, and the log-in limit (30 in
+    10 minutes an address) stops it. Through nginx, the address nginx saw still counts."""
+    from axes.models import AccessAttempt
+
+    with (
+        running_web(web_env, tmp_path / "web.log") as (web_port, _proc),
+        httpx.Client(base_url=f"http://127.0.0.1:{web_port}", timeout=10) as direct,
+    ):
+        page = direct.get("/accounts/login/")
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)
+        assert token, page.text[:500]
+        statuses = []
+        for n in range(40):
+            answer = direct.post(
+                "/accounts/login/",
+                data={
+                    "username": f"nobody-{n}",
+                    "password": "wrong",
+                    "csrfmiddlewaretoken": token[1],
+                },
+                headers={
+                    "X-Forwarded-For": f"203.0.113.{n + 1}",
+                    "X-Proxy-Secret": "a guess",
+                },
+            )
+            statuses.append(answer.status_code)
+    assert statuses[:30] == [200] * 30
+    assert set(statuses[30:]) == {429}
+    addresses = set(AccessAttempt.objects.values_list("ip_address", flat=True))
+    assert addresses == {"127.0.0.1"}
+
+
 def test_a_web_process_stopped_mid_traffic_loses_no_request(
     transactional_db, tmp_path, static_root, web_env
 ):
     with (
         running_web(web_env, tmp_path / "web1.log") as (port1, proc1),
         running_web(web_env, tmp_path / "web2.log") as (port2, _proc2),
-        running_nginx([port1, port2], tmp_path / "run", static_root) as proxy,
+        running_nginx([port1, port2], tmp_path / "run", static_root, SECRET) as proxy,
     ):
         statuses: list[int] = []
         stop = threading.Event()
