@@ -84,6 +84,7 @@ def test_register_from_the_lobby_and_play_a_practice_sit_and_go_to_its_result(
     asha.click("#your-table a")
     asha.wait_for_url(re.compile(r"/tables/\d+/$"))
     asha.wait_for_selector("#my-hand .pcard", timeout=15_000)
+    table_url = asha.url
     asha.go_back()
     for page in (asha, bilal):
         page.wait_for_selector("#my-result", timeout=150_000)
@@ -91,6 +92,16 @@ def test_register_from_the_lobby_and_play_a_practice_sit_and_go_to_its_result(
         assert re.search(r"You (finished \d|share places)", page.locator("#my-result").inner_text())
     from tables.tournaments.models import Registration, Tournament
 
+    # Back at her table, the finished game speaks of the tournament: her place in it, the
+    # final's places with its winner, the way back; no money words of a cash table.
+    asha.goto(table_url)
+    asha.wait_for_selector("#tournament-result #my-tournament-verdict")
+    result = asha.locator("#game-result").inner_text()
+    assert "This table's game is over" in result and "The final of" in result
+    assert re.search(r"You (finished \d|share places)", result)
+    assert "winner" in asha.locator("#tourney-places").inner_text()
+    assert "Winnings are in your wallet" not in result and "Game over" not in result
+    assert asha.locator("#tournament-result a", has_text="Back to the tournament").count() == 1
     t = Tournament.objects.get(pk=practice_sit_and_go.pk)
     assert t.status == "finished"
     regs = list(Registration.objects.filter(tournament=t))
