@@ -152,10 +152,11 @@ def variant_label(variant: str) -> str:
     return str(_VARIANT_LABELS.get(variant, variant))
 
 
-def signed_money(amount: int, currency: str) -> str:
-    """``+₹6.21``, ``-₹6.90`` (with a minus sign) or ``₹0.00``: money won or lost."""
+def signed_money(amount: int, currency: str, *, plus: bool = True) -> str:
+    """``+₹6.21``, ``-₹6.90`` (with a minus sign) or ``₹0.00``: money won or lost. Without
+    ``plus`` a positive amount has no sign (``₹6.21``), a negative one keeps its minus sign."""
     if amount > 0:
-        return f"+{money(amount, currency)}"
+        return f"+{money(amount, currency)}" if plus else money(amount, currency)
     if amount < 0:
         return f"{MINUS}{money(-amount, currency)}"
     return money(0, currency)

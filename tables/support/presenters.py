@@ -252,18 +252,11 @@ def money_rows(
 ) -> tuple[dict[int, dict[str, Any]], dict[str, Any] | None]:
     """The money of the deal per seat (paid in, paid out, the signed net) and, on the deal that
     ended the game, its prizes (the reason in words, each payout, the platform fee)."""
-
-    def fmt(amount: int, signed: bool = False) -> str:
-        text = presenters.money(abs(amount), currency)
-        if signed and amount > 0:
-            return "+" + text
-        return (presenters.MINUS + text) if amount < 0 else text
-
     rows = {
         seat: {
-            "paid_in": fmt(m["paid_in"]),
-            "paid_out": fmt(m["paid_out"]),
-            "net": fmt(m["net"], signed=True),
+            "paid_in": presenters.signed_money(m["paid_in"], currency, plus=False),
+            "paid_out": presenters.signed_money(m["paid_out"], currency, plus=False),
+            "net": presenters.signed_money(m["net"], currency),
             "net_value": m["net"],
         }
         for seat, m in money["by_seat"].items()
@@ -274,10 +267,13 @@ def money_rows(
     return rows, {
         "reason": end_words(prizes["reason"]),
         "payouts": [
-            {"name": seat_name(names, seat), "amount": fmt(amount)}
+            {
+                "name": seat_name(names, seat),
+                "amount": presenters.signed_money(amount, currency, plus=False),
+            }
             for seat, amount in sorted(prizes["payouts"].items())
         ],
-        "fee": fmt(prizes["fee"]),
+        "fee": presenters.signed_money(prizes["fee"], currency, plus=False),
     }
 
 
