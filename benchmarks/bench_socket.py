@@ -95,8 +95,8 @@ async def run(via: str, moves: int) -> None:
     from django.conf import settings
     from django.test import Client
 
+    from rummy_site.routing import websocket_urlpatterns
     from tables.live import moves as socket_moves
-    from tables.live.routing import websocket_urlpatterns
 
     app = AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
     thread_cpu: list[float] = []

@@ -16,7 +16,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from tables.live.routing import websocket_urlpatterns  # noqa: E402
+from rummy_site.routing import websocket_urlpatterns  # noqa: E402
 from tables.timers.loop import TimerLoopMiddleware  # noqa: E402
 
 application: ProtocolTypeRouter | TimerLoopMiddleware = ProtocolTypeRouter(

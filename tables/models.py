@@ -33,7 +33,7 @@ from django.utils.translation import gettext
 from ledger.append_only import AppendOnlyModel
 from ledger.currencies import Currency
 from tables.engines import template_settings
-from tables.staff.template_checks import SEATS_WORDS, template_problems
+from tables.template_rules import SEATS_WORDS, template_problems
 
 SEATS_MIN = 2
 SEATS_MAX = 6

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ReplayStep",
+    "deal_moves",
     "deal_replay",
     "deals_find",
     "game_ledger",
@@ -364,11 +365,28 @@ class ReplayStep:
         return self.events == self.logged_events
 
 
+def deal_moves(*, deal: Deal) -> list[Move]:
+    """The deal's part of the move log, oldest first: its start-deal move, every move of the
+    deal and the moves after it up to the next deal (the break, rejoins, splits, the game's
+    end). Consecutive deals' parts join up: the next deal's ``state_before`` is the state
+    after the last of these moves."""
+    following = (
+        Deal.objects.filter(game_id=deal.game_id, number__gt=deal.number)
+        .order_by("number")
+        .values_list("version_before", flat=True)
+        .first()
+    )
+    moves = Move.objects.filter(game_id=deal.game_id, version__gt=deal.version_before)
+    if following is not None:
+        moves = moves.filter(version__lte=following)
+    return list(moves.select_related("actor").order_by("version"))
+
+
 def deal_replay(*, deal: Deal, moves: Iterable[Move] | None = None) -> list[ReplayStep]:
     """The deal's move log step by step, each with the whole state after it, rebuilt from the
     state stored before the deal and the stored shoe (support only: shows every card).
     ``moves``: the moves to replay, oldest first (default: those logged with the deal; support's
-    review passes the deal's whole part of the log, ``tables.support.replay.deal_moves``)."""
+    review passes the deal's whole part of the log, ``deal_moves``)."""
     game = deal.game
     engine = engine_of(game.variant)
     if moves is None:

@@ -18,8 +18,7 @@ from tables.rules.errors import RulesError
 from tables.rules.game.state import GameState
 from tables.rules.replay import replay_moves
 from tables.rules.review import deal_review
-from tables.selectors import logged_moves
-from tables.support.replay import deal_moves
+from tables.selectors import deal_moves, logged_moves
 from tables.tournaments.models import RoundGame
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """The admin of table templates, in staff words: money in rupees (₹25.00) or chips, the
 platform fee in percent, every blank rule showing the rule book's default it stands for, each
-refusal next to its field (``tables.staff.template_checks``), and "new template from preset".
+refusal next to its field (``tables.template_rules``), and "new template from preset".
 
 Registered by ``tables.staff.admin`` (which imports this module).
 """
@@ -26,7 +26,7 @@ from tables.models import TableTemplate, Variant
 from tables.presenters import money
 from tables.staff.money_form import TypedMoneyForm
 from tables.staff.presets import PRESETS, preset_by_key
-from tables.staff.template_checks import rule_defaults
+from tables.template_rules import rule_defaults
 from tables.web.inputs import (
     AsciiFloatField,
     AsciiIntegerField,

@@ -6,13 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from tables.models import Deal
-from tables.selectors import game_ledger
-from tables.support.replay import (
-    deal_is_reviewable,
-    deal_moves,
-    deal_players,
-    deal_state_after,
-)
+from tables.selectors import deal_moves, game_ledger
+from tables.support.replay import deal_is_reviewable, deal_players, deal_state_after
 
 __all__ = ["deal_export"]
 

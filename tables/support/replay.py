@@ -1,44 +1,26 @@
 """Support's replay of a deal (staff with ``accounts.review_deals``): the deal's part of the
-move log (``deal_moves``: its own moves and those after it up to the next deal), replayed from
-the stored state and shoe (``deal_history``, the step list of ``selectors.deal_replay``), the
-state after it, its players, and whether it opens for review (finished deals only; a live deal
-shows its public state). (What a deal's players see of its shoe commitment comes with their
-table view: ``selectors.commitment_view``.)"""
+move log (``selectors.deal_moves``, shared with My games' review: its own moves and those after
+it up to the next deal), replayed from the stored state and shoe (``deal_history``, the step
+list of ``selectors.deal_replay``), the state after it, its players, and whether it opens for
+review (finished deals only; a live deal shows its public state). (What a deal's players see of
+its shoe commitment comes with their table view: ``selectors.commitment_view``.)"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from tables.engines import engine_of
-from tables.models import Deal, Move, Seat
-from tables.selectors import ReplayStep, deal_replay
+from tables.models import Deal, Seat
+from tables.selectors import ReplayStep, deal_moves, deal_replay
 
 __all__ = [
     "amounts_by_seat",
     "deal_history",
     "deal_is_reviewable",
-    "deal_moves",
     "deal_players",
     "deal_public_state",
     "deal_state_after",
 ]
-
-
-def deal_moves(*, deal: Deal) -> list[Move]:
-    """The deal's part of the move log, oldest first: its start-deal move, every move of the
-    deal and the moves after it up to the next deal (the break, rejoins, splits, the game's
-    end). Consecutive deals' parts join up: the next deal's ``state_before`` is the state
-    after the last of these moves."""
-    following = (
-        Deal.objects.filter(game_id=deal.game_id, number__gt=deal.number)
-        .order_by("number")
-        .values_list("version_before", flat=True)
-        .first()
-    )
-    moves = Move.objects.filter(game_id=deal.game_id, version__gt=deal.version_before)
-    if following is not None:
-        moves = moves.filter(version__lte=following)
-    return list(moves.select_related("actor").order_by("version"))
 
 
 def deal_state_after(*, deal: Deal) -> dict[str, Any] | None:

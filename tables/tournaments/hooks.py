@@ -1,16 +1,20 @@
-"""How tournaments hang on the tables (``tables.services.hooks``): a tournament table's game
-ending wakes the director; a tournament's tables take nobody else and let nobody leave."""
+"""How tournaments hang on the tables (``tables.services.hooks``, ``tables.web.hooks``): a
+tournament table's game ending wakes the director; a tournament's tables take nobody else and
+let nobody leave; a tournament table's page links back to its tournament."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from tables.services import TableRefusal, hooks
+from tables.tournaments.director import game_ended
+from tables.tournaments.models import RoundTable
+from tables.tournaments.reconcile import register as reconcile_register
+from tables.tournaments.selectors import tournament_for_table
+from tables.web import hooks as web_hooks
 
 
 def table_guard(table: Any, action: str) -> TableRefusal | None:
-    from tables.tournaments.models import RoundTable
-
     if not RoundTable.objects.filter(table_id=table.pk).exists():
         return None
     if action == "leave":
@@ -19,14 +23,15 @@ def table_guard(table: Any, action: str) -> TableRefusal | None:
 
 
 def _game_ended(game: Any) -> None:
-    from tables.tournaments.director import game_ended
-
     game_ended(game)
 
 
-def register() -> None:
-    from tables.tournaments.reconcile import register as reconcile_register
+def _table_page(table_id: int) -> dict[str, Any]:
+    return {"tournament": tournament_for_table(table_id=table_id)}
 
+
+def register() -> None:
     reconcile_register()
     hooks.game_ended_listen(_game_ended)
     hooks.table_guard_register(table_guard)
+    web_hooks.table_page_register(_table_page)

@@ -21,7 +21,7 @@ from ledger.currencies import money_games_on
 from tables import presenters, selectors, services
 from tables.live import presence, viewer
 from tables.models import Table, TableTemplate
-from tables.web import acting
+from tables.web import acting, hooks
 from tables.web.messages import refusal_text, refusal_words
 
 if TYPE_CHECKING:
@@ -201,9 +201,7 @@ def table_detail(request: HtmxRequest, table_id: int) -> HttpResponse:
     context = _viewer_context(request, table_id)
     if request.htmx:
         return render(request, TABLE, context)
-    from tables.tournaments.selectors import tournament_for_table
-
-    context["tournament"] = tournament_for_table(table_id=table_id)  # the way back to it
+    context.update(hooks.table_page_context(table_id))  # a tournament's: the way back to it
     return render(request, "tables/table.html", context)
 
 

@@ -15,8 +15,8 @@ from django.conf import settings as django_settings
 from django.test import Client
 from django.urls import reverse
 
+from rummy_site.routing import websocket_urlpatterns
 from tables.live.consumers import CLOSE_RATE_LIMITED
-from tables.live.routing import websocket_urlpatterns
 
 pytestmark = pytest.mark.django_db
 

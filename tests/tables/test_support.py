@@ -110,7 +110,8 @@ def test_deal_replay_rebuilds_every_state_from_the_shoe(t: TableDriver) -> None:
 def test_supports_history_is_the_same_replay_over_the_deals_whole_part(t: TableDriver) -> None:
     """One replay step list: support's ``deal_history`` is ``selectors.deal_replay`` over the
     deal's part of the log (its moves and those after it up to the next deal)."""
-    from tables.support.replay import deal_history, deal_moves
+    from tables.selectors import deal_moves
+    from tables.support.replay import deal_history
 
     (planned, first) = t.planned
     play(t, *planned, first)

@@ -12,7 +12,7 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from tourney_kit import deals_template
 
-from tables.live.routing import websocket_urlpatterns
+from rummy_site.routing import websocket_urlpatterns
 from tables.tournaments import director
 from tables.tournaments import services as tourney
 

@@ -6,7 +6,8 @@ for the rule book's default of the variant, ``rule_defaults(variant)``) and retu
 admin shows each message beside the field it is about. The engine's own validation still runs
 after these (``tables.engines.template_settings``) for anything rarer.
 
-Imports nothing of the app but ``tables.engines`` (the engine's defaults), so the models can use it.
+Imports nothing of the app but ``tables.engines`` (the engine's defaults): it sits below the
+models (which raise its problems from ``clean()``) and the staff admin (which shows them).
 """
 
 from __future__ import annotations
