@@ -9,6 +9,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from tables.presenters import moves
 from tables.presenters.cards import card_face, card_words, signed_money, variant_label
 
 __all__ = [
@@ -30,45 +31,38 @@ def _card(code: str | None) -> str:
 
 
 def line_words(line: Mapping[str, Any], names: Mapping[int, str], me: int) -> str:
-    """One review line ("Bilal took 6♠ from the open deck"); a closed pick by someone else
-    never names its card (the review has none to name)."""
+    """One review line ("Bilal took 6♠ from the open deck"), in the felt's words
+    (``tables.presenters.moves``: each move kind is worded there once); a closed pick by
+    someone else never names its card (the review has none to name)."""
     kind = line["kind"]
-    who = _name(line.get("seat"), names, me)
+    seat = line.get("seat")
+    who = _name(seat, names, me)
     card = _card(line.get("card"))
     if kind == "dealt":
-        if line.get("seat") == me:
-            return _("Cards dealt; you start; the open card is %(card)s") % {"card": card}
-        return _("Cards dealt; %(name)s starts; the open card is %(card)s") % {
-            "name": who,
-            "card": card,
-        }
+        return moves.dealt_words(who, card, you=seat == me)
     if kind == "picked_closed":
-        if card:
-            return _("%(name)s took %(card)s from the closed deck") % {"name": who, "card": card}
-        return _("%(name)s took a card from the closed deck") % {"name": who}
-    if kind == "picked_open":
-        return _("%(name)s took %(card)s from the open deck") % {"name": who, "card": card}
-    if kind == "threw":
-        return _("%(name)s threw %(card)s") % {"name": who, "card": card}
-    if kind == "showed":
-        if line.get("valid"):
-            return _("%(name)s showed (valid) with %(card)s") % {"name": who, "card": card}
-        return _("%(name)s showed with %(card)s: a wrong show") % {"name": who, "card": card}
-    if kind == "dropped":
-        return _("%(name)s dropped") % {"name": who}
-    if kind == "submitted":
-        return _("%(name)s submitted the groups") % {"name": who}
-    if kind == "missed":
-        return _("%(name)s missed the turn") % {"name": who}
-    if kind == "reshuffled":
-        return _("The open deck was reshuffled into the closed deck")
-    if kind == "left":
-        return _("%(name)s left the game") % {"name": who}
-    if kind == "ended":
-        if line.get("seat") is None:
-            return _("The deal ended")
-        return _("The deal ended: %(name)s won") % {"name": who}
-    return ""
+        text = moves.picked_words(who, "closed", card)
+    elif kind == "picked_open":
+        text = moves.picked_words(who, "open", card)
+    elif kind == "threw":
+        text = moves.discarded_words(who, card)
+    elif kind == "showed":
+        text = moves.declared_words(who, bool(line.get("valid")))
+    elif kind == "dropped":
+        text = moves.dropped_words(who)
+    elif kind == "submitted":
+        text = moves.submitted_words(who)
+    elif kind == "missed":
+        text = moves.missed_words(who)
+    elif kind == "reshuffled":
+        return moves.reshuffled_words()
+    elif kind == "left":
+        text = moves.left_words(who)
+    elif kind == "ended":
+        return moves.deal_ended_words(None if seat is None else who)
+    else:
+        return ""
+    return moves.said_to_you(text) if seat == me else text
 
 
 def advice_words(advice: Mapping[str, Any]) -> list[str]:

@@ -27,10 +27,21 @@ __all__ = [
     "END_WORDS",
     "MoveLine",
     "action_words",
+    "deal_ended_words",
+    "dealt_words",
+    "declared_words",
+    "discarded_words",
+    "dropped_words",
     "end_words",
+    "left_words",
+    "missed_words",
     "move_lines",
+    "picked_words",
     "recent_discards",
     "record_line",
+    "reshuffled_words",
+    "said_to_you",
+    "submitted_words",
     "verdict_words",
 ]
 
@@ -142,6 +153,105 @@ def verdict_words(reason: Any) -> str:
     return text
 
 
+# ------------------------------------------------------------ each move kind, worded once
+# The felt's lines, the record's (support's step-through) and My games' review
+# (``tables.history.presenters``) all say a move with these. ``who`` is the player's name as
+# the line says it ("You" for the viewer: ``said_to_you`` then puts the line in the second
+# person); a card is in words already (``card_words``).
+
+
+def dealt_words(starter: str, open_card: str = "", *, you: bool = False) -> str:
+    """A deal's first line: who starts and, where the line says it, the open card."""
+    if not open_card:
+        return gettext("Cards dealt: %(name)s starts") % {"name": starter}
+    if you:
+        return gettext("Cards dealt; you start; the open card is %(card)s") % {"card": open_card}
+    return gettext("Cards dealt; %(name)s starts; the open card is %(card)s") % {
+        "name": starter,
+        "card": open_card,
+    }
+
+
+def picked_words(who: str, source: str, card: str = "") -> str:
+    """A pick: from the open deck (its card everyone saw) or the closed deck (named only where
+    the line may name it: the picker's own review, support's record)."""
+    if source == "open":
+        return gettext("%(who)s took %(card)s from the open deck") % {"who": who, "card": card}
+    if card:
+        return gettext("%(who)s took %(card)s from the closed deck") % {"who": who, "card": card}
+    return gettext("%(who)s picked from the closed deck") % {"who": who}
+
+
+def discarded_words(who: str, card: str) -> str:
+    return gettext("%(who)s discarded %(card)s") % {"who": who, "card": card}
+
+
+def declared_words(who: str, valid: bool, verdict: str = "") -> str:
+    """A show: valid, or wrong (with the verdict in words where the line gives it)."""
+    if valid:
+        return gettext("%(who)s declared a valid show") % {"who": who}
+    if verdict:
+        return gettext("%(who)s made a wrong show: %(reason)s") % {"who": who, "reason": verdict}
+    return gettext("%(who)s made a wrong show") % {"who": who}
+
+
+def dropped_words(who: str, score: Any = None, reason: Any = "drop") -> str:
+    """A player out of the deal (``reason``: the engine's drop codes) with the points it cost,
+    where the line knows them."""
+    if score is None:
+        return gettext("%(name)s dropped") % {"name": who}
+    drop = _DROP_WORDS.get(str(reason), _DROP_WORDS["drop"])
+    return str(drop) % {"who": who, "score": score}
+
+
+def submitted_words(who: str) -> str:
+    return gettext("%(who)s submitted their groups") % {"who": who}
+
+
+def missed_words(who: str, missed: Any = None) -> str:
+    """A turn the clock took (with how many in a row, where the line says it)."""
+    if missed is None:
+        return gettext("%(who)s missed a turn") % {"who": who}
+    return gettext("%(who)s missed a turn (%(missed)s in a row)") % {"who": who, "missed": missed}
+
+
+def reshuffled_words() -> str:
+    return gettext("The open deck was shuffled into the closed deck")
+
+
+def left_words(who: str) -> str:
+    return gettext("%(who)s left the table") % {"who": who}
+
+
+def deal_ended_words(winner: str | None, number: Any = None, reason: Any = None) -> str:
+    """A deal's end: who won (``None``: nobody) and, where the line says them, the deal's
+    number and how it ended (the engine's end codes, ``end_words``)."""
+    if number is None:
+        if winner is None:
+            return gettext("The deal ended")
+        return gettext("The deal ended: %(name)s won") % {"name": winner}
+    values = {"number": number, "reason": end_words(reason)}
+    if winner is None:
+        return gettext("Deal %(number)s ended (%(reason)s) with no winner") % values
+    return gettext("Deal %(number)s ended (%(reason)s): %(winner)s won") % {
+        **values,
+        "winner": winner,
+    }
+
+
+def said_to_you(text: str) -> str:
+    """A line about the viewer ("You ..."), said to them: "You are on extra time", "You
+    submitted your groups". English only: the Hindi lines use the respectful plural, which
+    reads right with "आप" as with a name."""
+    if text.endswith(": You starts"):
+        return text.removesuffix("You starts") + "you start"
+    if not text.startswith("You "):
+        return text
+    return " ".join(
+        {"is": "are", "was": "were", "their": "your"}.get(word, word) for word in text.split(" ")
+    )
+
+
 @dataclass(frozen=True)
 class MoveLine:
     """One public move: ``text`` in words, who made it (``seat``, ``None``: the server), the
@@ -191,56 +301,33 @@ def _line(
         opened = event.get("source") == "open"
         if opened or record:  # the closed deck's card is the picker's secret (not support's)
             card, label = _named(event, cut)
-            if opened:
-                words = gettext("%(who)s took %(card)s from the open deck")
-            else:
-                words = gettext("%(who)s took %(card)s from the closed deck")
-            text = words % {"who": who, "card": label}
+            text = picked_words(who, "open" if opened else "closed", label)
             return MoveLine(
                 version, seat, "pick_open" if opened else "pick_closed", late(text), card
             )
-        text = gettext("%(who)s picked from the closed deck") % {"who": who}
-        return MoveLine(version, seat, "pick_closed", late(text))
+        return MoveLine(version, seat, "pick_closed", late(picked_words(who, "closed")))
     if kind == "card_discarded":
         card, label = _named(event, cut)
-        text = gettext("%(who)s discarded %(card)s") % {"who": who, "card": label}
-        return MoveLine(version, seat, "discard", late(text), card)
+        return MoveLine(version, seat, "discard", late(discarded_words(who, label)), card)
     if kind == "dropped":
-        drop = _DROP_WORDS.get(str(event.get("reason")), _DROP_WORDS["drop"])
-        return MoveLine(
-            version, seat, "drop", str(drop) % {"who": who, "score": event.get("score")}
-        )
+        text = dropped_words(who, event.get("score"), event.get("reason"))
+        return MoveLine(version, seat, "drop", text)
     if kind == "declared":
-        if event.get("valid"):
-            text = gettext("%(who)s declared a valid show") % {"who": who}
-        elif record:
-            text = gettext("%(who)s made a wrong show: %(reason)s") % {
-                "who": who,
-                "reason": verdict_words(event.get("reason")),
-            }
-        else:
-            text = gettext("%(who)s made a wrong show") % {"who": who}
-        return MoveLine(version, seat, "declare", text)
+        valid = bool(event.get("valid"))
+        verdict = verdict_words(event.get("reason")) if record and not valid else ""
+        return MoveLine(version, seat, "declare", declared_words(who, valid, verdict))
     if kind == "meld_submitted":
-        text = gettext("%(who)s submitted their groups") % {"who": who}
-        return MoveLine(version, seat, "meld", text)
-    if kind == "turn_missed" and record:
-        text = gettext("%(who)s missed a turn (%(missed)s in a row)") % {
-            "who": who,
-            "missed": event.get("missed"),
-        }
-        return MoveLine(version, seat, "missed", text)
+        return MoveLine(version, seat, "meld", submitted_words(who))
     if kind == "turn_missed":
-        return MoveLine(version, seat, "missed", gettext("%(who)s missed a turn") % {"who": who})
+        text = missed_words(who, event.get("missed") if record else None)
+        return MoveLine(version, seat, "missed", text)
     if kind == "extra_time_started":
         text = gettext("%(who)s is on extra time") % {"who": who}
         return MoveLine(version, seat, "extra_time", text)
     if kind == "deck_reshuffled":
-        text = gettext("The open deck was shuffled into the closed deck")
-        return MoveLine(version, None, "reshuffle", text)
+        return MoveLine(version, None, "reshuffle", reshuffled_words())
     if kind == "deal_started":
-        text = gettext("Cards dealt: %(name)s starts") % {"name": name(event["starter"])}
-        return MoveLine(version, None, "deal", text)
+        return MoveLine(version, None, "deal", dealt_words(name(event["starter"])))
     if kind == "eliminated":
         text = gettext("%(who)s is out at %(total)s") % {"who": who, "total": event.get("total")}
         return MoveLine(version, seat, "eliminated", text)
@@ -251,7 +338,7 @@ def _line(
         }
         return MoveLine(version, seat, "rejoined", text)
     if kind == "player_left":
-        return MoveLine(version, seat, "left", gettext("%(who)s left the table") % {"who": who})
+        return MoveLine(version, seat, "left", left_words(who))
     if kind == "melds_laid_down":
         cards = [c for meld in event.get("melds") or [] for c in (meld.get("cards") or [])]
         text = gettext("%(who)s laid down %(cards)s") % {"who": who, "cards": cards_words(cards)}
@@ -281,14 +368,11 @@ def _record_only_line(
     seat = event.get("seat") if isinstance(event.get("seat"), int) else None
     if kind == "deal_ended":
         winner = event.get("winner")
-        values = {"number": event.get("number"), "reason": end_words(event.get("reason"))}
-        if isinstance(winner, int):
-            text = gettext("Deal %(number)s ended (%(reason)s): %(winner)s won") % {
-                **values,
-                "winner": name(winner),
-            }
-        else:
-            text = gettext("Deal %(number)s ended (%(reason)s) with no winner") % values
+        text = deal_ended_words(
+            name(winner) if isinstance(winner, int) else None,
+            event.get("number"),
+            event.get("reason"),
+        )
         return MoveLine(version, None, kind, text)
     if kind == "game_ended":
         text = gettext("Game over (%(reason)s)") % {"reason": end_words(event.get("reason"))}
@@ -335,18 +419,14 @@ def record_line(
 
 
 def _said_to_you(line: MoveLine | None) -> MoveLine | None:
-    """A line about the viewer, said to them: "You are on extra time". English only: the
-    Hindi lines use the respectful plural, which reads right with "आप" as with a name."""
-    if line is not None and line.kind == "deal" and line.text.endswith(": You starts"):
-        text = line.text.removesuffix("You starts") + "you start"
-        return MoveLine(line.version, line.seat, line.kind, text, line.card, line.who)
-    if line is None or not line.text.startswith("You "):
+    """A line about the viewer, said to them (``said_to_you``)."""
+    if line is None:
+        return None
+    text = said_to_you(line.text)
+    if text == line.text:
         return line
-    text = " ".join(
-        {"is": "are", "was": "were", "their": "your"}.get(word, word)
-        for word in line.text.split(" ")
-    )
-    return MoveLine(line.version, line.seat, line.kind, text, line.card, "you")
+    who = line.who if line.kind == "deal" else "you"
+    return MoveLine(line.version, line.seat, line.kind, text, line.card, who)
 
 
 def _subject(event: dict[str, Any]) -> int | None:

@@ -67,3 +67,27 @@ def test_the_record_is_the_felts_lines_with_every_card_named() -> None:
     with translation.override("hi"):
         assert _record(closed) == "Bilal ने बंद डेक से 7♥ लिया (सर्वर ने खेला)"
         assert action_words("timeout") == "टाइमर खत्म हो गया"
+
+
+def test_the_review_says_each_move_in_the_felts_words() -> None:
+    """My games' review and the felt word each move once (issue 33): the same move reads the
+    same in both, the viewer's own lines said to them."""
+    from tables.history.presenters import line_words
+
+    names = {1: "Asha", 2: "Bilal"}
+    pairs = [
+        ({"kind": "threw", "seat": 2, "card": "7H"}, {"type": "card_discarded", "seat": 2}),
+        ({"kind": "picked_closed", "seat": 2}, {"type": "card_picked", "seat": 2}),
+        ({"kind": "reshuffled"}, {"type": "deck_reshuffled"}),
+        ({"kind": "submitted", "seat": 2}, {"type": "meld_submitted", "seat": 2}),
+        ({"kind": "left", "seat": 2}, {"type": "player_left", "seat": 2}),
+        ({"kind": "showed", "seat": 2, "valid": False}, {"type": "declared", "seat": 2}),
+    ]
+    for review, event in pairs:
+        event = {"card": "7H", "source": "closed", "valid": False, **event}
+        assert line_words(review, names, me=1) == _lines(event)[0]
+    assert line_words({"kind": "reshuffled"}, names, me=1) == (
+        "The open deck was shuffled into the closed deck"
+    )
+    mine = line_words({"kind": "submitted", "seat": 1}, names, me=1)
+    assert mine == "You submitted your groups"
