@@ -75,7 +75,7 @@ def test_the_review_says_each_move_in_the_felts_words() -> None:
     from tables.history.presenters import line_words
 
     names = {1: "Asha", 2: "Bilal"}
-    pairs = [
+    pairs: list[tuple[dict[str, object], dict[str, object]]] = [
         ({"kind": "threw", "seat": 2, "card": "7H"}, {"type": "card_discarded", "seat": 2}),
         ({"kind": "picked_closed", "seat": 2}, {"type": "card_picked", "seat": 2}),
         ({"kind": "reshuffled"}, {"type": "deck_reshuffled"}),
@@ -84,8 +84,10 @@ def test_the_review_says_each_move_in_the_felts_words() -> None:
         ({"kind": "showed", "seat": 2, "valid": False}, {"type": "declared", "seat": 2}),
     ]
     for review, event in pairs:
-        event = {"card": "7H", "source": "closed", "valid": False, **event}
-        assert line_words(review, names, me=1) == _lines(event)[0]
+        assert (
+            line_words(review, names, me=1)
+            == _lines({"card": "7H", "source": "closed", "valid": False, **event})[0]
+        )
     assert line_words({"kind": "reshuffled"}, names, me=1) == (
         "The open deck was shuffled into the closed deck"
     )
