@@ -8,13 +8,15 @@ verified callback (``services.deposit_callback_apply``).
 Providers are named in ``settings.PAYMENTS_PROVIDERS`` (name -> dotted class path) and
 ``PAYMENTS_PROVIDER`` picks the one new deposits use: ``sandbox`` (development, refused in
 production) and ``stripe`` (Stripe Checkout, ``ledger/payments/stripe.py``). Another gateway
-implements the three methods with its API client: see README, "Money in and out"."""
+implements the three methods with its API client (``checkout_create(*, reference, amount,
+return_url) -> Checkout``, ``callback_verify(*, body, headers) -> PaymentEvent`` raising
+``CallbackRefused``, ``payment_lookup(*, reference) -> PaymentEvent | None``) and a ``name``:
+see README, "Money in and out"."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from django.conf import settings
 from django.utils.module_loading import import_string
@@ -57,20 +59,6 @@ class PaymentEvent:
     amount: int
     event_id: str = ""
     intent_id: str = ""
-
-
-class PaymentProvider(Protocol):
-    name: str
-
-    def checkout_create(self, *, reference: str, amount: int, return_url: str) -> Checkout:
-        """Open a checkout for ``amount`` paise named by our ``reference``."""
-
-    def callback_verify(self, *, body: bytes, headers: Mapping[str, str]) -> PaymentEvent:
-        """Check the callback's signature over the raw body and read it, or raise
-        ``CallbackRefused``."""
-
-    def payment_lookup(self, *, reference: str) -> PaymentEvent | None:
-        """Ask the provider what it knows of a payment (reconciliation, a lost callback)."""
 
 
 def provider_get(name: str) -> Any:

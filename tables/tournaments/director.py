@@ -28,9 +28,6 @@ import secrets
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Q
-from django.utils import timezone
-
 from tables.engines import game_state
 from tables.models import Game, GameStatus
 from tables.rules import tournament as rules
@@ -467,9 +464,3 @@ def _finish(tournament: Tournament, final: Round, at: datetime) -> None:
     tournament.status = TournamentStatus.FINISHED
     tournament.ended_at = at
     _save(tournament, at, due=None)
-
-
-def tournaments_overdue() -> Any:
-    """Live tournaments the director has not looked at for a while (for support)."""
-    late = timezone.now() - timedelta(seconds=HEARTBEAT_S * 4)
-    return Tournament.objects.filter(status__in=LIVE_STATUSES).filter(Q(next_step_at__lte=late))
