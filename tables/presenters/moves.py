@@ -21,6 +21,7 @@ from typing import Any
 from django.utils.translation import gettext, gettext_lazy
 
 from tables.presenters.cards import CardFace, card_face, cards_words
+from tables.rules.melds import DECLARATION_SIZE
 
 __all__ = [
     "ACTION_WORDS",
@@ -33,6 +34,7 @@ __all__ = [
     "discarded_words",
     "dropped_words",
     "end_words",
+    "fault_words",
     "left_words",
     "missed_words",
     "move_lines",
@@ -93,35 +95,35 @@ END_WORDS = {
     "ring": gettext_lazy("ring game over"),
 }
 
-# The engine's verdicts on a wrong show (``check_declaration``), for the record.
-_VERDICTS = (
+# The engine's verdicts on a show (its codes: ``Declared.code``, ``turns.show_fault``).
+_FAULT_WORDS = {
+    "card_count": gettext_lazy(
+        "Wrong card count: a show groups %(size)s cards besides the finish card; these "
+        "groups hold %(held)s."
+    ),
+    "no_pure_sequence": gettext_lazy(
+        "No pure sequence: a show needs at least one sequence with no joker standing in."
+    ),
+    "one_sequence": gettext_lazy(
+        "Only one sequence: a show needs two sequences, at least one of them pure."
+    ),
+    "invalid_group": gettext_lazy("%(cards)s is not a valid set or sequence."),
+    "valid": gettext_lazy("Every card is in a valid set or sequence."),
+}
+
+# Declared events logged before the engine gave its verdict a code carry only its sentence:
+# the code each of the engine's old sentences stood for (read back only for those events).
+_LEGACY_VERDICTS = (
     (
         re.compile(
             r"A declaration groups exactly (?P<size>\d+) cards; these groups hold (?P<held>\d+)\."
         ),
-        gettext_lazy(
-            "Wrong card count: a show groups %(size)s cards besides the finish card; these "
-            "groups hold %(held)s."
-        ),
+        "card_count",
     ),
-    (
-        re.compile(r"You need at least one pure sequence\."),
-        gettext_lazy(
-            "No pure sequence: a show needs at least one sequence with no joker standing in."
-        ),
-    ),
-    (
-        re.compile(r"You need a second sequence \(pure or with jokers\)\."),
-        gettext_lazy("Only one sequence: a show needs two sequences, at least one of them pure."),
-    ),
-    (
-        re.compile(r"(?P<cards>.+) is not a valid sequence or set\."),
-        gettext_lazy("%(cards)s is not a valid set or sequence."),
-    ),
-    (
-        re.compile(r"Valid declaration: every card is in a valid meld\."),
-        gettext_lazy("Every card is in a valid set or sequence."),
-    ),
+    (re.compile(r"You need at least one pure sequence\."), "no_pure_sequence"),
+    (re.compile(r"You need a second sequence \(pure or with jokers\)\."), "one_sequence"),
+    (re.compile(r"(?P<cards>.+) is not a valid sequence or set\."), "invalid_group"),
+    (re.compile(r"Valid declaration: every card is in a valid meld\."), "valid"),
 )
 
 
@@ -139,17 +141,36 @@ def end_words(reason: Any) -> str:
     return str(words) if words is not None else str(reason or "").replace("_", " ")
 
 
-def verdict_words(reason: Any) -> str:
-    """The engine's verdict on a show (``check_declaration``) in words, cards as players write
-    them (a verdict it does not know: as the engine said it)."""
-    text = str(reason or "").strip()
-    for pattern, words in _VERDICTS:
+def fault_words(code: Any, held: Any = 0, group: Any = ()) -> str:
+    """The engine's verdict on a show in words, from its code (``Declared.code``) and
+    parameters (``held``: the cards a show's groups hold; ``group``: the group that is no
+    meld), cards as players write them. Empty for a code it does not know."""
+    words = _FAULT_WORDS.get(str(code or ""))
+    if words is None:
+        return ""
+    return str(words) % {
+        "size": DECLARATION_SIZE,
+        "held": held,
+        "cards": cards_words(group or ()),
+    }
+
+
+def verdict_words(event: Any) -> str:
+    """The verdict on a show in words: a ``declared`` event's (its ``code`` and parameters,
+    ``fault_words``) or, for an event logged before the codes or a bare sentence, the engine's
+    sentence (the code it stood for, in words; a sentence it does not know: as it was)."""
+    if isinstance(event, dict):
+        if event.get("code"):
+            words = fault_words(event["code"], event.get("held"), event.get("group"))
+            if words:
+                return words
+        event = event.get("reason")
+    text = str(event or "").strip()
+    for pattern, code in _LEGACY_VERDICTS:
         match = pattern.fullmatch(text)
         if match:
             found = match.groupdict()
-            if "cards" in found:
-                found["cards"] = cards_words(found["cards"].split())
-            return str(words) % found if found else str(words)
+            return fault_words(code, found.get("held", 0), (found.get("cards") or "").split())
     return text
 
 
@@ -314,7 +335,7 @@ def _line(
         return MoveLine(version, seat, "drop", text)
     if kind == "declared":
         valid = bool(event.get("valid"))
-        verdict = verdict_words(event.get("reason")) if record and not valid else ""
+        verdict = verdict_words(event) if record and not valid else ""
         return MoveLine(version, seat, "declare", declared_words(who, valid, verdict))
     if kind == "meld_submitted":
         return MoveLine(version, seat, "meld", submitted_words(who))

@@ -12,13 +12,13 @@ from django.utils.translation import gettext, gettext_lazy
 
 from tables.presenters.cards import (
     card_face,
-    cards_words,
     faces,
     money,
     player_words,
     signed_money,
     sort_codes,
 )
+from tables.presenters.moves import fault_words
 from tables.presenters.page import (
     CardGroup,
     DropCost,
@@ -74,32 +74,16 @@ def names_and(names: list[str]) -> str:
 def wrong_show_reason(groups: Any, cut_joker: str, meld_settings: Any = None) -> str:
     """Why a show is wrong, in words (empty for a valid show): the card count, no pure
     sequence, only one sequence, or the group that is not a valid set or sequence. The verdict
-    is the engine's (``check_declaration``); the words name what the player has to fix."""
-    from tables.rules.melds import DECLARATION_SIZE, check_declaration, classify_group
+    is the engine's (``show_fault``, the code a ``declared`` event carries); the words
+    (``moves.fault_words``) name what the player has to fix."""
+    from tables.rules.game.turns import show_fault
 
-    declared = [list(group) for group in groups or [] if group]
-    verdict = check_declaration(declared, cut_joker, settings=meld_settings)
+    verdict = show_fault([g for g in groups or [] if g], cut_joker, settings=meld_settings)
     if verdict.valid:
         return ""
-    kinds = [classify_group(g, cut_joker, settings=meld_settings) for g in declared]
-    held = sum(len(g) for g in declared)
-    if held != DECLARATION_SIZE:
-        return gettext(
-            "Wrong card count: a show groups %(size)s cards besides the finish card; these "
-            "groups hold %(held)s."
-        ) % {"size": DECLARATION_SIZE, "held": held}
-    if not any(kind.value == "pure_sequence" for kind in kinds):
-        return gettext(
-            "No pure sequence: a show needs at least one sequence with no joker standing in."
-        )
-    if sum(1 for kind in kinds if kind.is_sequence) < 2:
-        return gettext("Only one sequence: a show needs two sequences, at least one of them pure.")
-    for group, kind in zip(declared, kinds, strict=True):
-        if not kind.is_meld:
-            return gettext("%(cards)s is not a valid set or sequence.") % {
-                "cards": cards_words(group)
-            }
-    return player_words(verdict.reason)
+    return fault_words(verdict.code, verdict.held, [c.code for c in verdict.group]) or (
+        player_words(verdict.reason)
+    )
 
 
 def rule(rules: Any, name: str, default: int = 0) -> int:

@@ -386,6 +386,10 @@ def test_wrong_show_scores_80_and_the_deal_goes_on() -> None:
     played.apply(Declare(1, picked, plan.groups[1]))  # type: ignore[arg-type]
     declared = played.of_type(Declared)[-1]
     assert not declared.valid and "not a valid" in declared.reason
+    # The verdict's code and parameters: the first group that is no meld (issue 33).
+    assert declared.code == "invalid_group" and declared.group
+    assert " ".join(c.code for c in declared.group) in declared.reason
+    assert declared.to_json()["group"] == [c.code for c in declared.group]
     state = played.state
     assert hand_of(state, 1).status == "wrong_show" and hand_of(state, 1).score == 80
     assert state.phase == "turn" and state.deal is not None and state.deal.turn == 2

@@ -93,3 +93,23 @@ def test_the_review_says_each_move_in_the_felts_words() -> None:
     )
     mine = line_words({"kind": "submitted", "seat": 1}, names, me=1)
     assert mine == "You submitted your groups"
+
+
+def test_a_wrong_show_is_worded_from_the_engines_code_and_old_events_still_read() -> None:
+    """A ``declared`` event carries its verdict's code and parameters; one logged before the
+    codes (only the engine's sentence) reads the same."""
+    coded = {"type": "declared", "seat": 2, "valid": False, "finish_card": "7H"}
+    old = {**coded, "reason": "5H 6S 9D is not a valid sequence or set."}
+    new = {**old, "reason": "anything", "code": "invalid_group", "group": ["5H", "6S", "9D"]}
+    assert (
+        _record(new)
+        == _record(old)
+        == ("Bilal made a wrong show: 5♥ 6♠ 9♦ is not a valid set or sequence.")
+    )
+    count = {**coded, "reason": "", "code": "card_count", "held": 12}
+    assert _record(count) == (
+        "Bilal made a wrong show: Wrong card count: a show groups 13 cards besides the finish "
+        "card; these groups hold 12."
+    )
+    with translation.override("hi"):
+        assert "5♥ 6♠ 9♦" in _record(new) and "is not" not in _record(new)

@@ -71,11 +71,20 @@ class DeckReshuffled(EventRecord):
 
 @dataclass(frozen=True)
 class Declared(EventRecord):
+    """A show judged. ``reason`` is the engine's sentence (``check_declaration``); ``code``
+    says the verdict for a program (``turns.show_fault``): "valid", "card_count" (``held``: the
+    cards the groups hold), "no_pure_sequence", "one_sequence" or "invalid_group" (``group``:
+    the first group that is no meld). Events logged before the codes have ``code`` "" (a
+    reader falls back to ``reason``)."""
+
     type: ClassVar[str] = "declared"
     seat: int
     valid: bool
     reason: str
     finish_card: Card
+    code: str = ""
+    held: int = 0
+    group: tuple[Card, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -3,13 +3,23 @@ on disconnect), arranging, leaving, the turn flow and every timeout."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .. import scoring
-from ..cards import Card
+from ..cards import Card, parse_cards
 from ..errors import InvalidMove, InvalidShoe, Refusal
-from ..melds import check_declaration, count_points, is_joker
+from ..melds import (
+    DECLARATION_SIZE,
+    GroupLike,
+    MeldKind,
+    MeldSettings,
+    check_declaration,
+    classify_group,
+    count_points,
+    is_joker,
+)
 from ..shoe import HAND_SIZE, check_shoe, deal, reshuffle
 from .actions import (
     Arrange,
@@ -210,6 +220,41 @@ def _discard(state: GameState, action: Any, now: float, log: EventLog) -> GameSt
     return _next_turn(state, action.seat, now, log)
 
 
+@dataclass(frozen=True)
+class ShowFault:
+    """The judgement of a show for a program as well as for players: ``valid`` and ``reason``
+    (``check_declaration``'s), and ``code``: "valid", "card_count" (``held``: the cards the
+    groups hold, not ``DECLARATION_SIZE``), "no_pure_sequence", "one_sequence" or
+    "invalid_group" (``group``: the first group that is no meld)."""
+
+    valid: bool
+    reason: str
+    code: str
+    held: int = 0
+    group: tuple[Card, ...] = ()
+
+
+def show_fault(
+    groups: Iterable[GroupLike], cut_joker: Card | str, *, settings: MeldSettings | None = None
+) -> ShowFault:
+    """Judge a show (``check_declaration``) and say which of its rules it breaks, in the order
+    ``check_declaration`` checks them."""
+    declared = [tuple(cards) for cards in (parse_cards(g) for g in groups) if cards]
+    verdict = check_declaration(declared, cut_joker, settings=settings)
+    if verdict.valid:
+        return ShowFault(True, verdict.reason, "valid")
+    held = sum(len(g) for g in declared)
+    if held != DECLARATION_SIZE:
+        return ShowFault(False, verdict.reason, "card_count", held=held)
+    kinds = [classify_group(g, cut_joker, settings=settings) for g in declared]
+    if not any(kind is MeldKind.PURE_SEQUENCE for kind in kinds):
+        return ShowFault(False, verdict.reason, "no_pure_sequence")
+    if sum(1 for kind in kinds if kind.is_sequence) < 2:
+        return ShowFault(False, verdict.reason, "one_sequence")
+    group = next((g for g, kind in zip(declared, kinds, strict=True) if not kind.is_meld), ())
+    return ShowFault(False, verdict.reason, "invalid_group", group=group)
+
+
 def _declare(state: GameState, action: Any, now: float, log: EventLog) -> GameState:
     assert isinstance(action, Declare)
     d, hand = _on_turn(state, action.seat)
@@ -223,13 +268,16 @@ def _declare(state: GameState, action: Any, now: float, log: EventLog) -> GameSt
         same_cards(action.groups, rest),
         Refusal.GROUPS_NOT_THIRTEEN,
     )
-    verdict = check_declaration(action.groups, d.cut_card, settings=state.settings.meld)
+    verdict = show_fault(action.groups, d.cut_card, settings=state.settings.meld)
     log.add(
         Declared(
             seat=action.seat,
             valid=verdict.valid,
             reason=verdict.reason,
             finish_card=action.finish_card,
+            code=verdict.code,
+            held=verdict.held,
+            group=verdict.group,
         )
     )
     if not verdict.valid:
