@@ -43,6 +43,8 @@ from prometheus_client import (
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.multiprocess import MultiProcessCollector
 
+from ledger.payments.models import Deposit, Withdrawal
+
 MULTIPROCESS = bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
 
 MOVES = Counter("rummy_moves_total", "Moves recorded, by action", ["action"])
@@ -126,8 +128,6 @@ class StateCollector:
 
     def _money(self) -> Iterator[GaugeMetricFamily]:
         from django.db.models import Count
-
-        from ledger.payments.models import Deposit, Withdrawal
 
         for model, name in ((Deposit, "deposits"), (Withdrawal, "withdrawals")):
             family = GaugeMetricFamily(

@@ -18,6 +18,9 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 
+from ledger.signals import transaction_posted
+from tables.signals import game_committed
+
 from . import metrics
 
 events = logging.getLogger("rummy.events")
@@ -126,9 +129,6 @@ def on_worker_process_shutdown(**kwargs: Any) -> None:
 
 def connect() -> None:
     from celery import signals as celery_signals
-
-    from ledger.signals import transaction_posted
-    from tables.signals import game_committed
 
     game_committed.connect(on_game_committed, dispatch_uid="rummy-observe-game")
     transaction_posted.connect(on_transaction_posted, dispatch_uid="rummy-observe-ledger")

@@ -6,11 +6,12 @@ class TablesConfig(AppConfig):
     verbose_name = "Tables and games"
 
     def ready(self) -> None:
-        # Give the ledger's reconciliation the game facts (pots, entry fees, settlements).
+        # Imported here, not at the top: Django imports this module while loading the apps,
+        # before any model may be imported (app loading: these modules import the models).
         from tables.live.realtime import subscribe
         from tables.reconcile import register
         from tables.staff import admin  # noqa: F401  (registers the admin pages)
         from tables.timers import tasks  # noqa: F401  (registers the Celery tasks the services queue by name)
 
-        register()
+        register()  # the ledger's reconciliation gets the game facts (pots, fees, settlements)
         subscribe()  # the live pushes hear every committed change of a table

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
+from ledger.models import AccountKind, Entry, TransactionKind
 from ledger.reconcile import (
     Discrepancy,
     PotFacts,
@@ -68,8 +69,6 @@ def game_pot_facts() -> Iterator[PotFacts]:
 def check_seat_entries() -> Iterator[Discrepancy]:
     """Entry fees minus leave refunds, per game and user, equal the seats held (0 or 1), for
     every game of this app."""
-    from ledger.models import AccountKind, Entry, TransactionKind
-
     held, refunded = _seats_by_game()
     expected: Counter[tuple[str, int]] = Counter()
     for game_id, users in held.items():

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db.models import Case, Count, Prefetch, Q, QuerySet, Subquery, Value, When
 
+from ledger.selectors import transactions_for_ref
 from tables.engines import PLAYER_ACTIONS, engine_of, game_state
 from tables.models import (
     LIVE_GAME_STATUSES,
@@ -442,6 +443,4 @@ def deals_find(*, user: User | None = None, table: Table | None = None) -> Query
 
 def game_ledger(*, game: Game) -> Any:
     """The ledger transactions of the game's pot (``"game:<id>"``), oldest first."""
-    from ledger.selectors import transactions_for_ref
-
     return transactions_for_ref(ref=game.pot_ref)

@@ -41,6 +41,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation.trans_real import parse_accept_lang_header
 
 from accounts import live as account_sockets
+from accounts.middleware import player_language
 from accounts.throttle import socket_connect_limited
 from tables import services
 from tables.live import moves, presence
@@ -219,8 +220,6 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.bucket = _bucket()
         self.seat_no = seat.seat_no if seat is not None else None
         if seat is not None:
-            from accounts.middleware import player_language
-
             self.language = player_language(user)  # its fragment's language, and the felt's
         else:
             self.language = _socket_language(self.scope)

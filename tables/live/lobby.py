@@ -23,6 +23,9 @@ from django.db import close_old_connections
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from ledger.currencies import money_games_on
+from tables import selectors
+
 logger = logging.getLogger(__name__)
 
 LOBBY_COUNTS = "tables/lobby.html#lobby-counts"
@@ -102,9 +105,6 @@ def _deferred() -> None:
 
 def lobby_html() -> dict[str, str]:
     """The lobby's counts, once per language."""
-    from ledger.currencies import money_games_on
-    from tables import selectors
-
     rows = selectors.lobby_templates(money_games=money_games_on())
     out: dict[str, str] = {}
     for language, _name in settings.LANGUAGES:

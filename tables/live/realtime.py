@@ -49,11 +49,17 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
+from accounts.middleware import player_language, player_time_zone
+from ledger.selectors import wallet_balances_for_header
+from tables import selectors
+from tables.engines import engine_of
 from tables.events import UNKNOWN_DEAL, TableMoved, table_moved_subscribe
 from tables.live import presence
+from tables.live.lobby import lobby_changed
 from tables.live.sent import Sent, digest, sent_read, sent_write
 from tables.live.viewer import felt_context, seat_context
 from tables.presenters import seat_hand_key, seat_keys
+from tables.presenters.moves import move_lines
 from tables.readmodel import TableRead
 
 if TYPE_CHECKING:
@@ -134,15 +140,11 @@ renders: dict[str, int] = {"felt": 0, "seat": 0}
 
 
 def _language_of(user: User | None) -> str:
-    from accounts.middleware import player_language
-
     return player_language(user) if user is not None else str(settings.LANGUAGE_CODE)
 
 
 def as_viewer(user: User) -> ExitStack:
     """Translation and time zone of ``user`` (the site's defaults for ``None``)."""
-    from accounts.middleware import player_time_zone
-
     stack = ExitStack()
     stack.enter_context(translation.override(_language_of(user)))
     if user is not None:
@@ -151,8 +153,6 @@ def as_viewer(user: User) -> ExitStack:
 
 
 def _data(moved: TableMoved, user: User | None) -> TableRead:
-    from tables import selectors
-
     return selectors.table_view_data(
         table=moved.table,
         game=moved.game,
@@ -185,8 +185,6 @@ def render_seat(
 ) -> str:
     """One seat's fragment (its ``parts`` swapped out of band, ``ALL_PARTS`` by default), with
     the header's balance when money moved."""
-    from ledger.selectors import wallet_balances_for_header
-
     context = {**context, "user": user, "oob": True}
     if money_moved:
         context["request"] = request or _PushRequest()
@@ -271,9 +269,6 @@ def _felt_unchanged(moved: TableMoved, data: TableRead) -> bool:
         return False
     if moved.state is None or moved.from_version + 1 != moved.game.version:
         return False
-    from tables.engines import engine_of
-    from tables.presenters.moves import move_lines
-
     if move_lines(moved.moves, str, None):
         return False
     engine = engine_of(moved.game.variant)
@@ -290,9 +285,7 @@ def table_push(moved: TableMoved) -> None:
     now = time.time()
     try:
         if moved.deal is UNKNOWN_DEAL:
-            from tables.selectors import newest_deal
-
-            moved = replace(moved, deal=newest_deal(moved.game))
+            moved = replace(moved, deal=selectors.newest_deal(moved.game))
         # The players the view shows at the table (as ``selectors.table_view_data`` does): a
         # person who left a waiting game before it started watches like anyone else.
         seats = [s for s in moved.seats if not s.is_bot and (s.played or s.left_at is None)]
@@ -373,8 +366,6 @@ def table_push(moved: TableMoved) -> None:
         else:
             async_to_sync(_send_all)(layer, outbox)  # one hop to the event loop for them all
         if moved.lobby_changed:
-            from tables.live.lobby import lobby_changed
-
             lobby_changed()
     except Exception:  # a push is best effort: clients re-fetch on reconnect
         logger.exception("push failed for table %s v%s", table_id, version)

@@ -28,7 +28,7 @@ from django.urls import reverse
 from django.utils.safestring import SafeString
 
 from accounts.http import AuthenticatedHttpRequest
-from ledger.currencies import money_games_on
+from ledger.currencies import format_amount, money_games_on
 from tables import selectors, services
 from tables.models import (
     LIVE_GAME_STATUSES,
@@ -246,8 +246,6 @@ class SeatInline(admin.TabularInline[Seat, Game]):
 
     @admin.display(description="entry paid")
     def entry_paid_shown(self, obj: Seat) -> str:
-        from ledger.currencies import format_amount
-
         return format_amount(obj.entry_paid, obj.game.currency)
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -261,8 +259,6 @@ class SeatInline(admin.TabularInline[Seat, Game]):
 
 
 def _ledger_table(game: Game) -> SafeString:
-    from ledger.currencies import format_amount
-
     rows = [
         {
             "pk": tx.pk,
@@ -316,8 +312,6 @@ class GameAdmin(SupportReadOnly):
 
     @admin.display(description="stake (entry fee or points buy-in)")
     def stake_shown(self, obj: Game) -> str:
-        from ledger.currencies import format_amount
-
         return format_amount(obj.stake, obj.currency)
 
     @admin.display(description="deals")

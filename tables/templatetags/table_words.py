@@ -10,6 +10,7 @@ from django import template
 from django.template.loader import render_to_string
 from django.utils.translation import get_language
 
+from tables.presenters import money
 from tables.web.messages import refusal_words
 
 register = template.Library()
@@ -25,8 +26,6 @@ def player_words(message: Any) -> str:
 @register.filter
 def money_in(amount: Any, currency: str) -> str:
     """``{{ amount|money_in:currency }}``: minor units as money (``₹50.00``, ``100 chips``)."""
-    from tables.presenters import money
-
     return money(int(amount), currency) if isinstance(amount, int) else ""
 
 

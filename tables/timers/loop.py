@@ -1,7 +1,8 @@
 """The embedded default's timers: a sweep every half second inside the web server's own event
 loop, so pushes from fired timers (turn timeouts, computer players) reach the sockets of the
-in-memory channel layer; the tournament director's sweep runs on the same tick. With Redis
-configured, Celery fires the timers instead.
+in-memory channel layer; the sweeps other parts register (``loop_sweep_register``: the
+tournament director's) run on the same tick. With Redis configured, Celery fires the timers
+instead.
 
 ``TimerLoopMiddleware`` wraps the ASGI application and starts the loop on the first
 connection (daphne has no lifespan events)."""
@@ -10,11 +11,27 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from channels.db import database_sync_to_async
 
+from ledger.payments.services import deposits_expire
+from tables import services
+
 logger = logging.getLogger(__name__)
+
+# Sweeps other parts of the product run on the loop's tick, after the timers, without the
+# tables importing them (the tournament director: ``tables.tournaments.hooks``), by name.
+Sweep = Callable[[], Any]
+_SWEEPS: dict[str, Sweep] = {}
+
+
+def loop_sweep_register(name: str, sweep: Sweep) -> None:
+    """Run ``sweep()`` on every tick of the embedded loop (Celery beat runs its own task when
+    Celery fires the timers). Registered once at start-up; registering a name twice keeps the
+    first."""
+    _SWEEPS.setdefault(name, sweep)
 
 
 # How often (in ticks) the loop also expires abandoned deposit checkouts (Celery beat does it
@@ -23,14 +40,10 @@ EXPIRE_EVERY = 120
 
 
 async def timer_loop(*, interval: float = 0.5) -> None:
-    from ledger.payments.services import deposits_expire
-    from tables import services
-    from tables.tournaments.director import tournaments_sweep
-
     sweep = database_sync_to_async(services.timers_sweep)
     expire = database_sync_to_async(deposits_expire)
     tick = 0
-    director = database_sync_to_async(tournaments_sweep)
+    others = {name: database_sync_to_async(fn) for name, fn in _SWEEPS.items()}
     while True:
         try:
             await sweep()
@@ -39,10 +52,11 @@ async def timer_loop(*, interval: float = 0.5) -> None:
         except Exception:  # a failed sweep is retried on the next tick
             logger.exception("timer sweep failed")
         tick += 1
-        try:
-            await director()
-        except Exception:  # the tournaments due are advanced on the next tick
-            logger.exception("tournament sweep failed")
+        for name, other in others.items():
+            try:
+                await other()
+            except Exception:  # what is due is done on the next tick (the tournaments advanced)
+                logger.exception("%s sweep failed", name)
         await asyncio.sleep(interval)
 
 

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 
 from accounts.http import AuthenticatedHttpRequest
-from tables.models import Variant
+from tables.models import TableTemplate, Variant
 from tables.presenters import money
 from tables.staff.money_form import TypedMoneyForm
 from tables.tournaments import services
@@ -148,8 +148,6 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
 
     def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
         if db_field.name == "template":
-            from tables.models import TableTemplate
-
             kwargs["queryset"] = TableTemplate.objects.filter(variant=Variant.DEALS)
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 

@@ -1,13 +1,15 @@
 """How tournaments hang on the tables (``tables.services.hooks``, ``tables.web.hooks``): a
 tournament table's game ending wakes the director; a tournament's tables take nobody else and
-let nobody leave; a tournament table's page links back to its tournament."""
+let nobody leave; a tournament table's page links back to its tournament; the embedded timer
+loop runs the director's sweep (``tables.timers.loop``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from tables.services import TableRefusal, hooks
-from tables.tournaments.director import game_ended
+from tables.timers.loop import loop_sweep_register
+from tables.tournaments.director import game_ended, tournaments_sweep
 from tables.tournaments.models import RoundTable
 from tables.tournaments.reconcile import register as reconcile_register
 from tables.tournaments.selectors import tournament_for_table
@@ -22,16 +24,13 @@ def table_guard(table: Any, action: str) -> TableRefusal | None:
     return TableRefusal.TOURNAMENT_TABLE
 
 
-def _game_ended(game: Any) -> None:
-    game_ended(game)
-
-
 def _table_page(table_id: int) -> dict[str, Any]:
     return {"tournament": tournament_for_table(table_id=table_id)}
 
 
 def register() -> None:
     reconcile_register()
-    hooks.game_ended_listen(_game_ended)
+    hooks.game_ended_listen(game_ended)
     hooks.table_guard_register(table_guard)
     web_hooks.table_page_register(_table_page)
+    loop_sweep_register("tournament", tournaments_sweep)

@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
 from ledger.currencies import format_amount, money_games_on
+from ledger.models import Entry
 from tables.engines import game_state
 from tables.models import GameStatus
 from tables.presenters.results import names_and
@@ -278,8 +279,6 @@ def tournaments_find(
 
 def tournament_support(*, tournament: Tournament) -> dict[str, Any]:
     """Every round, table, game, deal and payment of a tournament (support)."""
-    from ledger.models import Entry
-
     rounds = []
     for round_ in tournament.rounds.order_by("number"):
         tables = []

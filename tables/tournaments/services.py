@@ -29,6 +29,7 @@ from tables.tournaments.models import (
     OPEN_STATUSES,
     Registration,
     RegistrationStatus,
+    RoundGame,
     Tournament,
     TournamentKind,
     TournamentStatus,
@@ -244,8 +245,6 @@ def tournament_cancel_locked(
     back to the house, every entry refunded in full (no fee kept); the pot ends at 0."""
     if tournament.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
         raise TournamentRefused(TableRefusal.TOURNAMENT_OVER)
-    from tables.tournaments.models import RoundGame
-
     for round_game in RoundGame.objects.filter(
         table__round__tournament=tournament,
         game__status__in=[GameStatus.WAITING, GameStatus.RUNNING],

@@ -17,6 +17,7 @@ from typing import Any
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from tables.presenters import card_words, cards_words, player_words, variant_label
 from tables.rules.errors import Refusal, RulesError
 from tables.services.errors import TableError, table_words
 
@@ -214,8 +215,6 @@ del R
 def _shown(params: Mapping[str, Any]) -> dict[str, Any]:
     """The params as a player reads them: cards as faces (``Q♥``), a variant by its name,
     lists joined by commas."""
-    from tables.presenters import card_words, cards_words, variant_label
-
     shown: dict[str, Any] = {}
     for key, value in params.items():
         if key == "card":
@@ -250,7 +249,5 @@ def refusal_text(exc: BaseException) -> str:
 def refusal_words(message: Any) -> str:
     """A refusal as a player reads it (``presenters.player_words``: no seat numbers, cards as
     faces, a capital and a full stop), keeping a Hindi sentence's own full stop (।)."""
-    from tables.presenters import player_words
-
     text = player_words(message)
     return text[:-1] if text.endswith("।.") else text
