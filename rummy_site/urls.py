@@ -13,4 +13,5 @@ urlpatterns = [
     path("", include("tables.tournaments.urls")),
     path("", include("tables.history.urls")),
     path("", include("tables.web.urls")),
+    path("", include("tables.support.urls")),
 ]

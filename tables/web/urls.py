@@ -1,6 +1,5 @@
 from django.urls import path
 
-from tables.support import views as support_views
 from tables.web import rules_pages, views
 
 urlpatterns = [
@@ -16,13 +15,4 @@ urlpatterns = [
     path("invite/<str:token>/", views.invite, name="table_invite"),
     path("tables/<int:table_id>/start", views.private_start, name="private_start"),
     path("rules/<str:variant>/", rules_pages.rules_page, name="rules"),
-    path("support/deals/", support_views.deal_search, name="support_deals"),
-    path("support/deals/<int:deal_id>/", support_views.deal_replay, name="support_deal"),
-    path("support/deals/<int:deal_id>/note", support_views.deal_note, name="support_deal_note"),
-    path(
-        "support/deals/<int:deal_id>/export.json",
-        support_views.deal_download,
-        name="support_deal_export",
-    ),
-    path("support/signals/", support_views.pair_signals, name="support_signals"),
 ]
