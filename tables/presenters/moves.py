@@ -443,11 +443,11 @@ def _said_to_you(line: MoveLine | None) -> MoveLine | None:
     """A line about the viewer, said to them (``said_to_you``)."""
     if line is None:
         return None
-    text = said_to_you(line.text)
-    if text == line.text:
+    if line.kind == "deal" and line.text.endswith(": You starts"):
+        return replace(line, text=said_to_you(line.text))
+    if not line.text.startswith("You "):
         return line
-    who = line.who if line.kind == "deal" else "you"
-    return MoveLine(line.version, line.seat, line.kind, text, line.card, who)
+    return MoveLine(line.version, line.seat, line.kind, said_to_you(line.text), line.card, "you")
 
 
 def _subject(event: dict[str, Any]) -> int | None:

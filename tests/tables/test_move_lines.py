@@ -113,3 +113,10 @@ def test_a_wrong_show_is_worded_from_the_engines_code_and_old_events_still_read(
     )
     with translation.override("hi"):
         assert "5♥ 6♠ 9♦" in _record(new) and "is not" not in _record(new)
+
+
+def test_the_viewers_own_discard_says_you() -> None:
+    """The open deck's history says "thrown by you": a line about the viewer is theirs."""
+    moves = [{"version": 1, "events": [{"type": "card_discarded", "seat": 1, "card": "7H"}]}]
+    (line,) = move_lines(moves, _name, "QC")
+    assert line.text == "You discarded 7♥" and line.who == "you"
