@@ -16,14 +16,6 @@
   // the socket is not open. The page turns the felt for its viewer: the ring with the viewer
   // at the bottom, "You" in the lines about the viewer, the viewer's marks.
   const PARTS = ["seat-top", "my-area", "seat-foot"];
-  const SLOTS = {
-    1: ["bottom"],
-    2: ["bottom", "top"],
-    3: ["bottom", "top-left", "top-right"],
-    4: ["bottom", "left", "top", "right"],
-    5: ["bottom", "left", "top-left", "top-right", "right"],
-    6: ["bottom", "left", "top-left", "top", "top-right", "right"],
-  };
   function root() { return document.getElementById("table-root"); }
   function felt() { return document.getElementById("felt-root"); }
   function seatTop() { return document.getElementById("seat-top"); }
@@ -162,8 +154,11 @@
     seats.forEach(function (el) {
       el.classList.toggle("just-moved", mover !== undefined && el.dataset.seat === mover);
     });
-    const slots = SLOTS[seats.length];
-    if (slots) {
+    // The places for this many seats come with the felt (data-slots, from the bottom on,
+    // clockwise: the server's one table of them); the page turns them for its viewer.
+    const ring = document.getElementById("felt");
+    const slots = ring && ring.dataset.slots ? ring.dataset.slots.split(" ") : [];
+    if (slots.length === seats.length) {
       let start = seats.findIndex(function (el) { return el.dataset.seat === mine; });
       if (start < 0) start = 0;
       seats.forEach(function (el, i) {

@@ -306,6 +306,9 @@ class FeltView:
     discards: tuple[MoveLine, ...] = ()
     recent_lines: tuple[MoveLine, ...] = ()
     players: tuple[FeltPlayer, ...] = ()
+    # The players' places for this many seats, from the bottom clockwise: the page turns the
+    # ring for its viewer with them (the felt is the same for every viewer).
+    slot_order: str = ""
     turn_total: str = ""
     in_extra_time: bool = False
     turn_seat: int | None = None

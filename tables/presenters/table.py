@@ -67,10 +67,11 @@ from tables.presenters.results import (
 )
 from tables.readmodel import GameView, SeatRead, TableRead
 
-__all__ = ["present_felt", "present_seat", "seat_keys", "seat_slots"]
+__all__ = ["present_felt", "present_seat", "ring_slots", "seat_keys", "seat_slots"]
 
 # Where each seat sits around the oval felt, the viewer (or the first seat) at the bottom and
-# the others clockwise from the viewer's left.
+# the others clockwise from the viewer's left. The only copy: the page turns the ring for its
+# viewer with the slots the felt carries (``FeltView.slot_order``, ``#felt[data-slots]``).
 _SLOTS = {
     1: ["bottom"],
     2: ["bottom", "top"],
@@ -105,8 +106,13 @@ def seat_slots(seats: list[int], my_seat: int | None) -> dict[int, str]:
         return {}
     start = seats.index(my_seat) if my_seat in seats else 0
     ordered = seats[start:] + seats[:start]
-    slots = _SLOTS.get(len(ordered)) or [f"ring-{i}" for i in range(len(ordered))]
-    return dict(zip(ordered, slots, strict=False))
+    return dict(zip(ordered, ring_slots(len(ordered)), strict=False))
+
+
+def ring_slots(count: int) -> list[str]:
+    """The places of ``count`` seats around the felt, from the bottom (the viewer's) on in
+    clockwise order."""
+    return list(_SLOTS.get(count) or [f"ring-{i}" for i in range(count)])
 
 
 _DEADLINE_LABELS: dict[str, StrOrPromise] = {
@@ -326,6 +332,7 @@ def _felt_of_game(
         discards=tuple(recent_discards(lines)),
         recent_lines=tuple(reversed(lines))[:6],
         players=tuple(players),
+        slot_order=" ".join(ring_slots(len(players))),
         turn_total=f"{float(turn_total):g}",
         in_extra_time=in_extra,
         turn_seat=on_turn.seat if on_turn is not None else None,
