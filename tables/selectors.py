@@ -37,7 +37,7 @@ from tables.readmodel import (
     game_view_of,
 )
 from tables.rules import fairness
-from tables.rules.replay import LoggedMove, replay_moves
+from tables.rules.replay import LoggedMove, events_match, replay_moves
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
@@ -363,7 +363,7 @@ class ReplayStep:
     @property
     def matches_log(self) -> bool:
         """Whether replaying produced the events the log recorded."""
-        return self.events == self.logged_events
+        return events_match(self.events, self.logged_events)
 
 
 def deal_moves(*, deal: Deal) -> list[Move]:

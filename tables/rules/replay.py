@@ -23,7 +23,29 @@ from typing import Any
 
 from .variants import GameEngine
 
-__all__ = ["LoggedMove", "ReplayedMove", "action_of", "replay_moves"]
+__all__ = ["LoggedMove", "ReplayedMove", "action_of", "events_match", "replay_moves"]
+
+# Fields the engine added to an event after moves were logged without them: a replay gives
+# them, an older log does not (``declared``: the verdict's code and parameters).
+ADDED_LATER: Mapping[str, tuple[str, ...]] = {"declared": ("code", "held", "group")}
+
+
+def events_match(
+    replayed: Iterable[Mapping[str, Any]], logged: Iterable[Mapping[str, Any]]
+) -> bool:
+    """Whether a replay gave the events the log recorded: equal, but for the fields added to
+    an event type after the log was written (``ADDED_LATER``) when the logged event has none
+    of them."""
+    mine, theirs = list(replayed), list(logged)
+    if len(mine) != len(theirs):
+        return False
+    for new, old in zip(mine, theirs, strict=True):
+        added = ADDED_LATER.get(str(new.get("type")), ())
+        if added and not any(name in old for name in added):
+            new = {k: v for k, v in new.items() if k not in added}
+        if dict(new) != dict(old):
+            return False
+    return True
 
 
 @dataclass(frozen=True)

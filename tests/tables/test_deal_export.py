@@ -25,6 +25,7 @@ from accounts.services import user_add_to_support
 from tables import services
 from tables.management.commands.verify_deal import verify_export
 from tables.models import Deal, DealAccess, GameStatus, TableTemplate
+from tables.rules.replay import events_match
 from tables.services import _context
 from tables.support.export import deal_export
 
@@ -95,6 +96,35 @@ def test_every_deal_of_a_pool_game_exports_and_verifies(
     # Deal 2's part of the log ends with seat 3's rejoin (its money is checked there).
     rejoin_move = docs[1]["moves"][-1]
     assert rejoin_move["action"] == "rejoin" and rejoin_move["seat"] == 3
+
+
+def test_a_deal_logged_before_the_shows_verdict_had_a_code_still_verifies(
+    pool_game: TableDriver,
+) -> None:
+    """A show logged before the engine gave its verdict a code (the ``declared`` event without
+    ``code``, ``held``, ``group``) replays to the same events but for those fields: the export
+    verifies (support's replay compares the same way: ``events_match``); any other difference
+    is still one."""
+    doc = exports(pool_game.game())[-1]
+    old = copy.deepcopy(doc)
+    stripped = 0
+    for move in old["moves"]:
+        for event in move.get("events") or []:
+            if event.get("type") == "declared":
+                for name in ("code", "held", "group"):
+                    stripped += event.pop(name, None) is not None
+    assert stripped >= 1
+    assert verify_export(old)[0] == []
+    changed = copy.deepcopy(old)
+    declared = next(
+        e for m in changed["moves"] for e in m.get("events") or [] if e["type"] == "declared"
+    )
+    declared["valid"] = not declared["valid"]
+    assert any("events differ from the log" in p for p in verify_export(changed)[0])
+    replayed = [dict(e) for m in doc["moves"] for e in m.get("events") or []]
+    logged = [e for m in old["moves"] for e in m.get("events") or []]
+    assert events_match(replayed, logged) and events_match(replayed, replayed)
+    assert not events_match(replayed, logged[:-1])
 
 
 def test_a_points_game_and_a_classic_game_export_and_verify(
