@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts.http import AuthenticatedHttpRequest
 from tables.tournaments import selectors, services
 from tables.tournaments.models import Tournament, TournamentStatus
+from tables.web.acting import REFUSALS
 from tables.web.messages import refusal_text, refusal_words
 
 SUPPORT_PERMISSION = "accounts.review_deals"  # as the deal pages
@@ -56,7 +57,7 @@ def tournament_register(request: AuthenticatedHttpRequest, tournament_id: int) -
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     try:
         services.tournament_register(tournament=tournament, user=request.user)
-    except ValueError as exc:
+    except REFUSALS as exc:
         messages.error(request, refusal_words(refusal_text(exc)))
     else:
         messages.success(request, _("You are registered. Your entry is held until the end."))
@@ -69,7 +70,7 @@ def tournament_unregister(request: AuthenticatedHttpRequest, tournament_id: int)
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     try:
         services.tournament_unregister(tournament=tournament, user=request.user)
-    except ValueError as exc:
+    except REFUSALS as exc:
         messages.error(request, refusal_words(refusal_text(exc)))
     else:
         messages.success(request, _("You are no longer registered: your entry was refunded."))

@@ -13,6 +13,9 @@ from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 
+from accounts.services import AccountRefused
+from ledger.currencies import AmountRefused
+from ledger.errors import LedgerError
 from tables import services
 from tables.models import LIVE_GAME_STATUSES, Game, Table
 from tables.rules.errors import RulesError
@@ -173,7 +176,19 @@ class Refused:
     text: str
 
 
-REFUSALS: tuple[type[Exception], ...] = (RulesError, BadForm, services.TableError, ValueError)
+# The project's refusals: each carries the player's words (and a code where it has one). A
+# ValueError of any other kind is a fault, not a refusal: it is not caught as one (the player
+# gets the error page and the fault is logged), so a programming error never reaches a player
+# dressed as a reason.
+REFUSALS: tuple[type[Exception], ...] = (
+    RulesError,
+    BadForm,
+    inputs.InputRefused,
+    services.TableError,
+    LedgerError,
+    AmountRefused,
+    AccountRefused,
+)
 
 
 def refusal_of(exc: Exception) -> Refused:

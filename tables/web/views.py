@@ -101,7 +101,7 @@ def template_play(request: AuthenticatedHttpRequest, template_id: int) -> HttpRe
     template = get_object_or_404(TableTemplate, pk=template_id)
     try:
         seat = services.template_play_now(template=template, user=request.user)
-    except (services.TableError, ValueError) as exc:
+    except acting.REFUSALS as exc:
         return _refused(request, exc)
     return redirect("table", table_id=seat.table_id)
 
@@ -113,7 +113,7 @@ def private_create(request: AuthenticatedHttpRequest, template_id: int) -> HttpR
     template = get_object_or_404(TableTemplate, pk=template_id)
     try:
         table = services.table_private_create(template=template, user=request.user)
-    except (services.TableError, ValueError) as exc:
+    except acting.REFUSALS as exc:
         return _refused(request, exc)
     messages.success(
         request,
@@ -130,7 +130,7 @@ def join_by_code(request: AuthenticatedHttpRequest) -> HttpResponse:
     code = request.POST.get("code", "")[:40]
     try:
         seat = services.table_join_by_code(code=code, user=request.user)
-    except (services.TableError, ValueError) as exc:
+    except acting.REFUSALS as exc:
         return _refused(request, exc)
     return redirect("table", table_id=seat.table_id)
 
@@ -165,7 +165,7 @@ def private_start(request: AuthenticatedHttpRequest, table_id: int) -> HttpRespo
     try:
         strength = str(request.POST.get("strength", ""))[:16]
         services.table_private_start(table=table, user=request.user, strength=strength)
-    except (services.TableError, ValueError) as exc:
+    except acting.REFUSALS as exc:
         messages.error(request, _words(exc))
     return redirect("table", table_id=table.pk)
 
@@ -218,7 +218,7 @@ def table_join(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse
     invite = request.session.get(INVITES_KEY, {}).get(str(table.pk))
     try:
         services.table_join(table=table, user=request.user, invite=invite)
-    except (services.TableError, ValueError) as exc:
+    except acting.REFUSALS as exc:
         messages.error(request, _words(exc))
         return redirect("lobby")
     return redirect("table", table_id=table.pk)
@@ -230,7 +230,7 @@ def table_leave(request: AuthenticatedHttpRequest, table_id: int) -> HttpRespons
     table = _table_or_404(table_id)
     try:
         services.table_leave(table=table, user=request.user)
-    except (services.TableError, ValueError) as exc:
+    except acting.REFUSALS as exc:
         messages.error(request, _words(exc))
         return redirect("table", table_id=table.pk)
     messages.success(request, _("You left the table."))
