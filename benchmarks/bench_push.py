@@ -165,7 +165,9 @@ def run(moves: int) -> None:
 
     from tables import events
 
-    events._subscribers[:] = [timed_push]
+    # The push alone, timed: the live push's own receiver is replaced by the timed one.
+    events.table_moved.disconnect(dispatch_uid="tables.live.realtime.table_push")
+    events.table_moved_subscribe(timed_push)
     for _ in range(moves):
         game = Game.objects.get(table=table)
         engine = engine_of(game.variant)

@@ -14,9 +14,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.dispatch import Signal
+
 logger = logging.getLogger(__name__)
 
-__all__ = ["UNKNOWN_DEAL", "TableMoved", "table_moved_publish", "table_moved_subscribe"]
+__all__ = [
+    "UNKNOWN_DEAL",
+    "TableMoved",
+    "table_moved",
+    "table_moved_publish",
+    "table_moved_subscribe",
+]
 
 
 class _Unknown:
@@ -50,24 +58,30 @@ class TableMoved:
 
 
 Subscriber = Callable[[TableMoved], None]
-_subscribers: list[Subscriber] = []
+
+# The one observer mechanism of the project: a Django signal (``tables.signals`` has the write
+# path's others). Sent with ``moved``; ``send_robust`` keeps a failing receiver to itself.
+table_moved = Signal()
 
 
 def table_moved_subscribe(subscriber: Subscriber) -> None:
     """Hear every committed change from now on (once per subscriber, however often called)."""
-    if subscriber not in _subscribers:
-        _subscribers.append(subscriber)
+
+    def receiver(sender: object, *, moved: TableMoved, **kwargs: object) -> None:
+        subscriber(moved)
+
+    uid = f"{subscriber.__module__}.{subscriber.__qualname__}"
+    table_moved.connect(receiver, weak=False, dispatch_uid=uid)
 
 
 def table_moved_publish(moved: TableMoved) -> None:
     """Hand ``moved`` to every subscriber. Call from ``transaction.on_commit``."""
-    for subscriber in list(_subscribers):
-        try:
-            subscriber(moved)
-        except Exception:  # one subscriber's failure must not stop the others
-            logger.exception(
+    for receiver, result in table_moved.send_robust(sender=TableMoved, moved=moved):
+        if isinstance(result, Exception):  # one subscriber's failure must not stop the others
+            logger.error(
                 "subscriber %r failed for table %s v%s",
-                subscriber,
+                receiver,
                 getattr(moved.table, "pk", None),
                 getattr(moved.game, "version", None),
+                exc_info=result,
             )

@@ -6,16 +6,19 @@
   ``None`` before a player joins (``"join"``) or leaves (``"leave"``) a table; a tournament's
   tables take nobody else and let nobody leave.
 
-Listeners are registered once at start-up (``AppConfig.ready()``); registering twice is a no-op.
+Both are Django signals (the project's one observer mechanism); the functions above connect a
+plain function to them. Listeners are registered once at start-up (``AppConfig.ready()``);
+registering the same function twice is a no-op.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from django.db import transaction
+from django.dispatch import Signal
 
 from tables.services.errors import ActionNotAllowed, TableRefusal
 
@@ -24,38 +27,50 @@ logger = logging.getLogger(__name__)
 GameEndedListener = Callable[[Any], None]
 TableGuard = Callable[[Any, str], "TableRefusal | None"]
 
-_ENDED: list[GameEndedListener] = []
-_GUARDS: list[TableGuard] = []
+# Django signals, the project's one observer mechanism: ``game_ended_signal`` is sent (after
+# the commit) with ``game``; ``table_guard_signal`` is sent with ``table`` and ``action`` and
+# each receiver answers a refusal or ``None``.
+game_ended_signal = Signal()
+table_guard_signal = Signal()
+
+
+def _uid(fn: Callable[..., Any]) -> str:
+    return f"{fn.__module__}.{fn.__qualname__}"
 
 
 def game_ended_listen(listener: GameEndedListener) -> None:
-    if listener not in _ENDED:
-        _ENDED.append(listener)
+    def receiver(sender: object, *, game: Any, **kwargs: object) -> None:
+        listener(game)
+
+    game_ended_signal.connect(receiver, weak=False, dispatch_uid=_uid(listener))
 
 
 def table_guard_register(guard: TableGuard) -> None:
-    if guard not in _GUARDS:
-        _GUARDS.append(guard)
+    def receiver(sender: object, *, table: Any, action: str, **kwargs: object) -> Any:
+        return guard(table, action)
+
+    table_guard_signal.connect(receiver, weak=False, dispatch_uid=_uid(guard))
 
 
 def game_ended(game: Any) -> None:
     """Tell the listeners, after the commit, that ``game`` finished or was cancelled."""
-    if not _ENDED:
+    if not game_ended_signal.has_listeners():
         return
 
     def notify() -> None:
-        for listener in list(_ENDED):
-            try:
-                listener(game)
-            except Exception:  # a listener must never undo or fail a finished game
-                logger.exception("game-ended listener failed for game %s", game.pk)
+        for receiver, result in game_ended_signal.send_robust(sender=type(game), game=game):
+            if isinstance(result, Exception):  # a listener must never undo or fail the game
+                logger.error(
+                    "game-ended listener %r failed for game %s", receiver, game.pk, exc_info=result
+                )
 
     transaction.on_commit(notify)
 
 
 def table_guard_check(table: Any, action: str) -> None:
     """Raise ``ActionNotAllowed`` with the first guard's refusal."""
-    for guard in list(_GUARDS):
-        refusal = guard(table, action)
+    for _receiver, refusal in table_guard_signal.send(
+        sender=type(table), table=table, action=action
+    ):
         if refusal:
-            raise ActionNotAllowed(refusal)
+            raise ActionNotAllowed(cast(TableRefusal, refusal))

@@ -10,21 +10,29 @@ Registered once at start-up (``AppConfig.ready()``); registering twice is a no-o
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
+
+from django.dispatch import Signal
 
 TablePageContext = Callable[[int], Mapping[str, Any]]
 
-_TABLE_PAGE: list[TablePageContext] = []
+# A Django signal (the project's one observer mechanism), sent with ``table_id``; each
+# receiver answers the context it adds.
+table_page_signal = Signal()
 
 
 def table_page_register(fn: TablePageContext) -> None:
-    if fn not in _TABLE_PAGE:
-        _TABLE_PAGE.append(fn)
+    def receiver(sender: object, *, table_id: int, **kwargs: object) -> Mapping[str, Any]:
+        return fn(table_id)
+
+    table_page_signal.connect(
+        receiver, weak=False, dispatch_uid=f"{fn.__module__}.{fn.__qualname__}"
+    )
 
 
 def table_page_context(table_id: int) -> dict[str, Any]:
     """What the registered hooks add to table ``table_id``'s full page."""
     context: dict[str, Any] = {}
-    for fn in list(_TABLE_PAGE):
-        context.update(fn(table_id))
+    for _receiver, more in table_page_signal.send(sender=None, table_id=table_id):
+        context.update(cast("Mapping[str, Any]", more))
     return context

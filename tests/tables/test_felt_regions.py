@@ -165,9 +165,16 @@ def test_the_regions_sent_make_the_felt_of_the_new_version(
     sent_forget()
     before = _felt(listen(lambda: six.act(1, "pick_closed")))  # whole
     changes: list[events.TableMoved] = []
-    monkeypatch.setattr(events, "_subscribers", [*events._subscribers, changes.append])
-    card = six.view(1)["hand"]["picked"]
-    regions = _felt(listen(lambda: six.act(1, "discard", card=card)))
+
+    def heard(sender: object, *, moved: events.TableMoved, **kwargs: object) -> None:
+        changes.append(moved)
+
+    events.table_moved.connect(heard)
+    try:
+        card = six.view(1)["hand"]["picked"]
+        regions = _felt(listen(lambda: six.act(1, "discard", card=card)))
+    finally:
+        events.table_moved.disconnect(heard)
     sent_forget()
     whole = _felt(listen(lambda: realtime.table_push(changes[-1])))
     assert 'id="felt-root"' in whole
