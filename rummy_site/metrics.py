@@ -43,8 +43,6 @@ from prometheus_client import (
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.multiprocess import MultiProcessCollector
 
-from ledger.payments.models import Deposit, Withdrawal
-
 MULTIPROCESS = bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
 
 MOVES = Counter("rummy_moves_total", "Moves recorded, by action", ["action"])
@@ -128,6 +126,10 @@ class StateCollector:
 
     def _money(self) -> Iterator[GaugeMetricFamily]:
         from django.db.models import Count
+
+        # (app loading: rummy_site.graceful imports this module before Django's apps are ready,
+        # and a model module cannot be imported then)
+        from ledger.payments.models import Deposit, Withdrawal
 
         for model, name in ((Deposit, "deposits"), (Withdrawal, "withdrawals")):
             family = GaugeMetricFamily(

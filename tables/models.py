@@ -343,9 +343,10 @@ class Table(models.Model):
         name."""
         if self.name == self.template.name:
             return self.template.display_name(language)
-        if self.host_id is None:
-            # A tournament's table (``tournaments.RoundTable``, the reverse of its one-to-one
-            # link): the tournament's name in the language, its round and table in words.
+        if self.is_private and self.host_id is None:
+            # A tournament's table (a private table no player hosts; ``tournaments.RoundTable``,
+            # the reverse of its one-to-one link): the tournament's name in the language, its
+            # round and table in words.
             place = getattr(self, "tournament_table", None)
             if place is not None:
                 with translation.override(language or translation.get_language() or "en"):

@@ -94,6 +94,10 @@
     settled();
   }
   function applySeat(box) {
+    // A hand pushed again as it was (the same cards in the same places: another part of it
+    // changed) keeps the player's selection: the player presses Discard next.
+    const chosen = selectedCodes();
+    const before = handCodes();
     const balance = box.querySelector("#header-balance");
     const oldBalance = document.getElementById("header-balance");
     if (balance && oldBalance) {
@@ -107,6 +111,7 @@
       const old = document.getElementById(id);
       if (old) { old.replaceWith(part); htmx.process(part); } else { parked[id] = part; }
     });
+    if (chosen.length && handCodes() === before) reselect(chosen);
     // The actions alone, when the hand above them did not change.
     const actions = box.querySelector("#my-area") ? null : box.querySelector("#my-actions");
     if (actions) {
@@ -265,6 +270,18 @@
   setInterval(tick, 500);
 
   // --- the hand: selection, drag and drop, arrangement ------------------------------------------
+  function handCodes() {
+    return Array.from(document.querySelectorAll("#my-hand .pcard")).map(function (c) { return c.dataset.code; }).join(" ");
+  }
+  function reselect(codes) {
+    const left = codes.slice();
+    document.querySelectorAll("#my-hand .pcard").forEach(function (card) {
+      const at = left.indexOf(card.dataset.code);
+      if (at < 0 || card.classList.contains("selected")) return;
+      left.splice(at, 1);
+      setSelected(card, true);
+    });
+  }
   function selectedCodes() {
     return Array.from(document.querySelectorAll("#my-hand .pcard.selected")).map(function (c) { return c.dataset.code; });
   }
@@ -668,6 +685,9 @@
     showPresence: showPresence,
     // A pushed felt or seat's parts wait while a card is being dragged (applied on the drop).
     held: function (kind, box) {
+      // A drag whose card left the page (its hand was replaced under the pointer) is over:
+      // frames are never held for it (they would wait for a drop that cannot come).
+      if (dragging && !document.querySelector("#my-hand .sortable-chosen")) dragging = false;
       if (!dragging) return false;
       if (kind === "felt") pendingFelt = box; else pendingSeat = box;
       return true;

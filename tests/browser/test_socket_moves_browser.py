@@ -210,3 +210,28 @@ def test_a_view_loaded_while_frames_arrive_is_caught_up_after_it(page, planted_t
     )
     assert watched.fetches() >= 1
     _same_as_a_fresh_load(page)
+
+
+def test_a_hand_pushed_again_as_it_was_keeps_the_selected_card(page, planted_table):  # noqa: F811
+    """A push that re-sends the player's hand unchanged (another part of it changed) while a
+    card is selected keeps it selected: the player's next press of Discard still works."""
+    _open(page, planted_table)
+    with acted(page, "pick_closed"):
+        page.click(".act-pick_closed button")
+    card = page.locator("#my-hand .pcard.picked").first
+    code = card.get_attribute("data-code")
+    card.click()
+    assert page.locator(".act-discard button").is_enabled()
+    page.evaluate(
+        """() => {
+          const area = document.getElementById('my-area').cloneNode(true);
+          area.querySelectorAll('.selected').forEach(c => c.classList.remove('selected'));
+          window.RummyTable.applySeat(window.RummyTable.frame(area.outerHTML));
+        }"""
+    )
+    assert page.locator("#my-hand .pcard.selected").count() == 1
+    assert page.locator("#my-hand .pcard.selected").get_attribute("data-code") == code
+    assert page.locator(".act-discard button").is_enabled()
+    with acted(page, "discard"):
+        page.click(".act-discard button")
+    page.wait_for_function("() => document.querySelectorAll('#my-hand .pcard').length === 13")

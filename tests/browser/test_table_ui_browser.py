@@ -86,7 +86,19 @@ def _open_table(page, name: str) -> None:
 
 
 def _my_turn(page) -> None:
-    page.wait_for_selector(".act-pick_closed button", timeout=20_000)
+    try:
+        page.wait_for_selector(".act-pick_closed button", timeout=20_000)
+    except Exception:
+        from tables.models import Game
+
+        marks = page.evaluate(
+            "() => ({marks: Object.assign({}, document.documentElement.dataset),"
+            " felt: (document.getElementById('felt-root') || {dataset: {}}).dataset.version,"
+            " seat: (document.getElementById('seat-top') || {dataset: {}}).dataset.version,"
+            " turn: (document.getElementById('seat-top') || {dataset: {}}).dataset.myTurn})"
+        )
+        games = list(Game.objects.values_list("pk", "version", "status", "state__phase"))
+        raise AssertionError(f"not my turn: page {marks}, games {games}") from None
 
 
 def _check_cards(page) -> None:
