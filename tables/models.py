@@ -79,6 +79,15 @@ class BotStrength(models.TextChoices):
     HARD = "hard", "Hard"
 
 
+def name_in(name: str, name_hi: str, language: str | None = None) -> str:
+    """A name staff gave in English and (``name_hi``) in Hindi, in the viewer's language
+    (``language``, else the active one): the Hindi one for Hindi when given, else the name."""
+    language = language or translation.get_language() or ""
+    if language.startswith("hi") and name_hi:
+        return name_hi
+    return name
+
+
 class TableTemplate(models.Model):
     """What staff configure: a kind of table. Changes apply to games that open later."""
 
@@ -270,12 +279,7 @@ class TableTemplate(models.Model):
         return self.name
 
     def display_name(self, language: str | None = None) -> str:
-        """The name in the viewer's language (``language``, else the active one): the Hindi
-        name for Hindi when staff gave one, else the name."""
-        language = language or translation.get_language() or ""
-        if language.startswith("hi") and self.name_hi:
-            return self.name_hi
-        return self.name
+        return name_in(self.name, self.name_hi, language)
 
     def clean(self) -> None:
         super().clean()

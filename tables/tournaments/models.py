@@ -22,10 +22,10 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
-from django.utils import timezone, translation
+from django.utils import timezone
 
 from ledger.currencies import Currency
-from tables.models import Game, Table, TableTemplate, Variant
+from tables.models import Game, Table, TableTemplate, Variant, name_in
 from tables.rules import tournament as rules
 
 
@@ -179,12 +179,7 @@ class Tournament(models.Model):
         return self.name
 
     def display_name(self, language: str | None = None) -> str:
-        """The name in the viewer's language (``language``, else the active one): the Hindi
-        name for Hindi when staff gave one, else the name."""
-        language = language or translation.get_language() or ""
-        if language.startswith("hi") and self.name_hi:
-            return self.name_hi
-        return self.name
+        return name_in(self.name, self.name_hi, language)
 
     @property
     def pot_ref(self) -> str:
