@@ -88,6 +88,19 @@ class GameEngine(Protocol):
 
     def deadline(self, state: Any) -> tuple[float | None, str | None]: ...
 
+    def bot_action(
+        self,
+        state: Any,
+        seat: int,
+        *,
+        strength: str,
+        events: Iterable[Mapping[str, Any]] = (),
+        seed: int = 0,
+    ) -> dict[str, Any] | None:
+        """What a computer player at ``strength`` does now at ``seat`` (engine JSON without the
+        seat), from that seat's own view (and the deal's public record, ``events``)."""
+        ...
+
 
 @dataclass(frozen=True)
 class Engine:
@@ -103,6 +116,7 @@ class Engine:
     settings_from_json_fn: Callable[[Mapping[str, Any]], Any]
     new_start_deal_fn: Callable[[Any], Any]
     deal_due_fn: Callable[[Any, float], bool]
+    bot_fn: Callable[..., dict[str, Any] | None]
 
     def new(self, *, settings: Any, seats: Sequence[int], now: float, toss: int) -> Any:
         return self.new_fn(settings=settings, seats=seats, now=now, toss=toss)
@@ -131,16 +145,41 @@ class Engine:
     def deal_due(self, state: Any, now: float) -> bool:
         return self.deal_due_fn(state, now)
 
+    def bot_action(
+        self,
+        state: Any,
+        seat: int,
+        *,
+        strength: str,
+        events: Iterable[Mapping[str, Any]] = (),
+        seed: int = 0,
+    ) -> dict[str, Any] | None:
+        return self.bot_fn(state, seat, strength=strength, events=events, seed=seed)
+
     def deadline(self, state: Any) -> tuple[float | None, str | None]:
         return state.deadline, state.deadline_kind
 
 
 def _thirteen_card_engine() -> Engine:
     from . import game, shoe
+    from .game import bot
     from .settings import GameSettings
 
     def new_start_deal(settings: Any) -> game.StartDeal:
         return game.StartDeal(shoe.new_shoe(settings))
+
+    def bot_action(
+        state: Any,
+        seat: int,
+        *,
+        strength: str,
+        events: Iterable[Mapping[str, Any]] = (),
+        seed: int = 0,
+    ) -> dict[str, Any] | None:
+        level = strength if strength in bot.STRENGTHS else "medium"
+        view = game.game_view(state, seat)
+        knows = bot.seat_view(view, bot.public_record(events), state.settings)
+        return bot.bot_decide(knows, level, seed=seed)
 
     return Engine(
         name="thirteen_card",
@@ -153,6 +192,7 @@ def _thirteen_card_engine() -> Engine:
         settings_from_json_fn=GameSettings.from_json,
         new_start_deal_fn=new_start_deal,
         deal_due_fn=game.deal_due,
+        bot_fn=bot_action,
     )
 
 
@@ -161,6 +201,17 @@ def _classic_engine() -> Engine:
 
     def deal_due(state: Any, now: float) -> bool:
         return bool(state.phase == "break" and state.deadline is not None and now >= state.deadline)
+
+    def bot_action(
+        state: Any,
+        seat: int,
+        *,
+        strength: str,
+        events: Iterable[Mapping[str, Any]] = (),
+        seed: int = 0,
+    ) -> dict[str, Any] | None:
+        view = classic.classic_view(state, seat)
+        return classic.classic_bot_decide(view, state.settings, strength, seed=seed)
 
     return Engine(
         name="classic",
@@ -173,6 +224,7 @@ def _classic_engine() -> Engine:
         settings_from_json_fn=classic.ClassicSettings.from_json,
         new_start_deal_fn=classic.new_start_deal,
         deal_due_fn=deal_due,
+        bot_fn=bot_action,
     )
 
 

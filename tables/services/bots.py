@@ -11,9 +11,8 @@ from typing import Any, cast
 from django.contrib.auth import get_user_model
 
 from tables.models import BotProfile, GameStatus, Move
-from tables.rules.classic import classic_bot_decide
 from tables.rules.errors import RulesError
-from tables.rules.game.bot import STRENGTHS, Strength, bot_decide, public_record, seat_view
+from tables.rules.game.bot import STRENGTHS, Strength
 from tables.services._context import Ctx, bot_seats, now_or_clock, open_deal
 from tables.services._pipeline import apply_action, continue_play, game_write
 
@@ -54,13 +53,10 @@ def bot_choose(
     record built from ``events`` (the deal's logged events; a closed pick's card is never
     read). Classic: ``tables.rules.classic.classic_bot_decide`` for the strength, from the
     seat's own view."""
-    view = engine.view(state, seat)
-    if engine.name == "classic":
-        return classic_bot_decide(view, state.settings, strength, seed=seed)
-    if strength not in STRENGTHS:
-        strength = "medium"
-    seat_knows = seat_view(view, public_record(events), state.settings)
-    return bot_decide(seat_knows, strength, seed=seed)
+    return cast(
+        "dict[str, Any] | None",
+        engine.bot_action(state, seat, strength=strength, events=events, seed=seed),
+    )
 
 
 def _deal_events(ctx: Ctx) -> list[dict[str, Any]]:

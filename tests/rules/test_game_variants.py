@@ -131,6 +131,29 @@ def test_engine_for_classic_and_unknown_variants() -> None:
         engine_for("canasta")
 
 
+@pytest.mark.parametrize("variant", ["pool101", "pool201", "deals", "points", "classic"])
+@pytest.mark.parametrize("strength", ["easy", "medium", "hard"])
+def test_every_engine_plays_its_computer_players_turns(variant: str, strength: str) -> None:
+    """What differs by variant in a computer player lives behind the engine (``bot_action``):
+    from the seat's own view, moves the engine accepts (a pick, then a throw or a meld; or a
+    drop), at every level."""
+    engine = engine_for(variant)
+    settings = engine.settings_for(variant)
+    state = engine.new(settings=settings, seats=[1, 2], now=0.0, toss=1)
+    state = engine.apply(state, engine.new_start_deal(settings), now=0.0).state
+    played = []
+    for _ in range(6):
+        view = engine.view(state, 1)
+        if (view.get("deal") or {}).get("turn") != 1 or not view.get("allowed"):
+            break
+        choice = engine.bot_action(state, 1, strength=strength, seed=7)
+        assert choice is not None and choice["type"] in view["allowed"]
+        played.append(choice["type"])
+        state = engine.apply(state, engine.action_from_json({**choice, "seat": 1}), now=0.0).state
+    assert played and (played[0].startswith("pick") or played[0] == "drop")
+    assert len(played) >= 2 or played == ["drop"]
+
+
 def test_register_engine_adds_a_variant() -> None:
     pool = engine_for("pool101")
     register_engine(["pool_test_alias"], pool)
