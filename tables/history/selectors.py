@@ -71,44 +71,35 @@ def _by_seat(mapping: Any) -> dict[int, int]:
     return {int(k): int(v) for k, v in dict(mapping or {}).items()}
 
 
-def places(game: Game) -> dict[int, int]:
-    """Each played seat's place in the game by its result, not by money (1 = best; equal
-    results share the better place): the winners first; then by chips (Deals, a tournament's
-    table too), by the points of the game's deals (Points), or by the total (Pool, Classic),
-    the lower the better."""
-    state = game.state or {}
-    players = {int(p["seat"]): p for p in (state.get("players") or [])}
-    winners = {int(w) for w in ((game.result or {}).get("winners") or [])}
-    seats = [s.seat_no for s in game.seats.all()]
-    if game.variant == "deals":
-        key = {s: (s in winners, int(players.get(s, {}).get("chips") or 0)) for s in seats}
-    else:
-        if game.variant == "points":
-            points: dict[int, int] = defaultdict(int)
-            for deal in game.deals.all():
-                result = deal.result if isinstance(deal.result, dict) else {}
-                for seat, score in _by_seat(result.get("scores")).items():
-                    points[seat] += score
-        else:
-            points = {s: int(players.get(s, {}).get("total") or 0) for s in seats}
-        key = {s: (s in winners, -points.get(s, 0)) for s in seats}
-    return {s: 1 + sum(1 for other in seats if key[other] > key[s]) for s in seats}
-
-
-def points_of(game: Game, seat: int) -> int | None:
-    """What the player's result counts in points: the deal's points (Points), the total
-    (Pool, Classic); ``None`` for Deals (chips)."""
+def _points(game: Game) -> dict[int, int] | None:
+    """Each played seat's points in the game: the sum of its deals' points (Points) or its
+    total (Pool, Classic; a seat the state gives none is left out); ``None`` for Deals, whose
+    result is chips."""
     if game.variant == "deals":
         return None
     if game.variant == "points":
-        total = 0
+        points = dict.fromkeys((s.seat_no for s in game.seats.all()), 0)
         for deal in game.deals.all():
             result = deal.result if isinstance(deal.result, dict) else {}
-            total += _by_seat(result.get("scores")).get(seat, 0)
-        return total
+            for seat, score in _by_seat(result.get("scores")).items():
+                points[seat] = points.get(seat, 0) + score
+        return points
+    players = ((game.state or {}).get("players")) or []
+    return {int(p["seat"]): int(p["total"]) for p in players if p.get("total") is not None}
+
+
+def _places(game: Game, points: dict[int, int] | None) -> dict[int, int]:
+    """Each played seat's place in the game by its result, not by money (1 = best; equal
+    results share the better place): the winners first; then by chips (Deals, a tournament's
+    table too), or by ``points`` (``_points``), the lower the better."""
     players = {int(p["seat"]): p for p in ((game.state or {}).get("players") or [])}
-    total = players.get(seat, {}).get("total")
-    return int(total) if total is not None else None
+    winners = {int(w) for w in ((game.result or {}).get("winners") or [])}
+    seats = [s.seat_no for s in game.seats.all()]
+    if points is None:
+        key = {s: (s in winners, int(players.get(s, {}).get("chips") or 0)) for s in seats}
+    else:
+        key = {s: (s in winners, -points.get(s, 0)) for s in seats}
+    return {s: 1 + sum(1 for other in seats if key[other] > key[s]) for s in seats}
 
 
 def tournament_refs(*, user: User, games: Iterable[Game]) -> dict[int, str]:
@@ -172,7 +163,8 @@ def game_rows(*, user: User, games: Iterable[Game]) -> list[dict[str, Any]]:
         mine = next((s for s in seats if s.user_id == user.pk), None)
         if mine is None:
             continue
-        place = places(game)[mine.seat_no]
+        points = _points(game)  # None for Deals: chips
+        place = _places(game, points)[mine.seat_no]
         players = {p["seat"]: p for p in ((game.state or {}).get("players") or [])}
         me = players.get(mine.seat_no, {})
         paid_in, paid_out = _money(game, flows, tournaments)
@@ -195,7 +187,7 @@ def game_rows(*, user: User, games: Iterable[Game]) -> list[dict[str, Any]]:
                 "seat": mine.seat_no,
                 "players": [s.user.public_name for s in seats],
                 "place": place,
-                "total": points_of(game, mine.seat_no),
+                "total": None if points is None else points.get(mine.seat_no),
                 "chips": me.get("chips") if game.variant == "deals" else None,
                 "tournament": game.pk in tournaments,
                 "paid_in": paid_in,

@@ -116,7 +116,8 @@ class Engine:
     settings_from_json_fn: Callable[[Mapping[str, Any]], Any]
     new_start_deal_fn: Callable[[Any], Any]
     deal_due_fn: Callable[[Any, float], bool]
-    bot_fn: Callable[..., dict[str, Any] | None]
+    # (state, seat, strength, events, seed) -> the move (see ``GameEngine.bot_action``)
+    bot_fn: Callable[[Any, int, str, Iterable[Mapping[str, Any]], int], dict[str, Any] | None]
 
     def new(self, *, settings: Any, seats: Sequence[int], now: float, toss: int) -> Any:
         return self.new_fn(settings=settings, seats=seats, now=now, toss=toss)
@@ -154,7 +155,7 @@ class Engine:
         events: Iterable[Mapping[str, Any]] = (),
         seed: int = 0,
     ) -> dict[str, Any] | None:
-        return self.bot_fn(state, seat, strength=strength, events=events, seed=seed)
+        return self.bot_fn(state, seat, strength, events, seed)
 
     def deadline(self, state: Any) -> tuple[float | None, str | None]:
         return state.deadline, state.deadline_kind
@@ -169,12 +170,7 @@ def _thirteen_card_engine() -> Engine:
         return game.StartDeal(shoe.new_shoe(settings))
 
     def bot_action(
-        state: Any,
-        seat: int,
-        *,
-        strength: str,
-        events: Iterable[Mapping[str, Any]] = (),
-        seed: int = 0,
+        state: Any, seat: int, strength: str, events: Iterable[Mapping[str, Any]], seed: int
     ) -> dict[str, Any] | None:
         level = strength if strength in bot.STRENGTHS else "medium"
         view = game.game_view(state, seat)
@@ -203,12 +199,7 @@ def _classic_engine() -> Engine:
         return bool(state.phase == "break" and state.deadline is not None and now >= state.deadline)
 
     def bot_action(
-        state: Any,
-        seat: int,
-        *,
-        strength: str,
-        events: Iterable[Mapping[str, Any]] = (),
-        seed: int = 0,
+        state: Any, seat: int, strength: str, events: Iterable[Mapping[str, Any]], seed: int
     ) -> dict[str, Any] | None:
         view = classic.classic_view(state, seat)
         return classic.classic_bot_decide(view, state.settings, strength, seed=seed)

@@ -419,10 +419,6 @@ def tournament_results_export(*, tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def _name(registration: Registration) -> str:
-    return str(registration.user.public_name)
-
-
 def seconds_until(moment: datetime | None, now: datetime) -> int | None:
     if moment is None:
         return None
@@ -449,7 +445,7 @@ def tournament_table_result(
     seats = sorted(table.seats.all(), key=lambda s: (s.place or 99, -(s.chips or 0), s.seat_no))
     rows = [
         {
-            "name": _name(s.registration),
+            "name": s.registration.user.public_name,
             "user_id": s.registration.user_id,
             "place": s.place,
             "chips": s.chips,
