@@ -93,6 +93,7 @@ INSTALLED_APPS = [
     "ledger",
     "tables",
     "tables.tournaments",
+    "tables.ratings",
     "rummy_site",  # the project: demo seeding above the apps (manage.py seed_demo)
 ]
 
@@ -546,6 +547,13 @@ SUPPORT_EMAIL = env_str("SUPPORT_EMAIL", "support@example.com")
 ACCOUNTS_ON_SIGN_UP = ("ledger.services.practice_chips_welcome_grant",)
 # Abandoned checkouts expire (ledger.payments.services.deposits_expire; the loop timer runs it
 # too when Celery does not run the timers).
+# Ratings (tables/ratings, docs/ratings.md): a rating is provisional ("?") until this many rated
+# games; the sweep rates any finished game whose rating task was lost.
+RATINGS_PROVISIONAL_GAMES = env_int("RATINGS_PROVISIONAL_GAMES", 10)
+CELERY_BEAT_SCHEDULE["ratings-sweep"] = {
+    "task": "tables.ratings.tasks.ratings_sweep",
+    "schedule": 300.0,
+}
 CELERY_BEAT_SCHEDULE["deposits-expire"] = {
     "task": "ledger.payments.deposits_expire",
     "schedule": 60.0,

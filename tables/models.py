@@ -327,6 +327,9 @@ class Table(models.Model):
     bot_strength = models.CharField(
         max_length=8, choices=BotStrength.choices, blank=True, default=""
     )
+    # A casual private table: its host chose, when opening it, that its games are not rated
+    # (``tables.ratings``). Every other table is rated.
+    casual = models.BooleanField(default=False, help_text="Casual: its games are not rated.")
     host = models.ForeignKey(
         django_settings.AUTH_USER_MODEL,
         null=True,

@@ -50,6 +50,8 @@ __all__ = [
     "deal_replay",
     "deals_find",
     "game_ledger",
+    "game_places",
+    "game_points",
     "lobby_templates",
     "table_for_viewer",
     "table_view_data",
@@ -444,3 +446,44 @@ def deals_find(*, user: User | None = None, table: Table | None = None) -> Query
 def game_ledger(*, game: Game) -> Any:
     """The ledger transactions of the game's pot (``"game:<id>"``), oldest first."""
     return transactions_for_ref(ref=game.pot_ref)
+
+
+# --------------------------------------------------------------------------- a game's places
+
+
+def _by_seat(mapping: Any) -> dict[int, int]:
+    return {int(k): int(v) for k, v in dict(mapping or {}).items()}
+
+
+def game_points(game: Game, seat_nos: Iterable[int]) -> dict[int, int] | None:
+    """Each played seat's points in the finished ``game``: the sum of its deals' points
+    (Points) or its total (Pool, Classic; a seat the state gives none is left out); ``None``
+    for Deals, whose result is chips. ``seat_nos``: the game's played seats."""
+    if game.variant == "deals":
+        return None
+    if game.variant == "points":
+        points = dict.fromkeys(seat_nos, 0)
+        for deal in game.deals.all():
+            result = deal.result if isinstance(deal.result, dict) else {}
+            for seat, score in _by_seat(result.get("scores")).items():
+                points[seat] = points.get(seat, 0) + score
+        return points
+    players = ((game.state or {}).get("players")) or []
+    return {int(p["seat"]): int(p["total"]) for p in players if p.get("total") is not None}
+
+
+def game_places(
+    game: Game, seat_nos: Iterable[int], points: dict[int, int] | None
+) -> dict[int, int]:
+    """Each played seat's place in the game by its result, not by money (1 = best; equal
+    results share the better place): the winners first; then by chips (Deals, a tournament's
+    table too), or by ``points`` (``game_points``), the lower the better. My games shows it;
+    the ratings rate by it."""
+    players = {int(p["seat"]): p for p in ((game.state or {}).get("players") or [])}
+    winners = {int(w) for w in ((game.result or {}).get("winners") or [])}
+    seats = list(seat_nos)
+    if points is None:
+        key = {s: (s in winners, int(players.get(s, {}).get("chips") or 0)) for s in seats}
+    else:
+        key = {s: (s in winners, -points.get(s, 0)) for s in seats}
+    return {s: 1 + sum(1 for other in seats if key[other] > key[s]) for s in seats}

@@ -18,7 +18,7 @@ from tables.rules.errors import RulesError
 from tables.rules.game.state import GameState
 from tables.rules.replay import replay_moves
 from tables.rules.review import deal_review
-from tables.selectors import deal_moves, logged_moves
+from tables.selectors import deal_moves, game_places, game_points, logged_moves
 from tables.tournaments.models import RoundGame
 
 if TYPE_CHECKING:
@@ -69,37 +69,6 @@ def games_of_player(
 
 def _by_seat(mapping: Any) -> dict[int, int]:
     return {int(k): int(v) for k, v in dict(mapping or {}).items()}
-
-
-def _points(game: Game) -> dict[int, int] | None:
-    """Each played seat's points in the game: the sum of its deals' points (Points) or its
-    total (Pool, Classic; a seat the state gives none is left out); ``None`` for Deals, whose
-    result is chips."""
-    if game.variant == "deals":
-        return None
-    if game.variant == "points":
-        points = dict.fromkeys((s.seat_no for s in game.seats.all()), 0)
-        for deal in game.deals.all():
-            result = deal.result if isinstance(deal.result, dict) else {}
-            for seat, score in _by_seat(result.get("scores")).items():
-                points[seat] = points.get(seat, 0) + score
-        return points
-    players = ((game.state or {}).get("players")) or []
-    return {int(p["seat"]): int(p["total"]) for p in players if p.get("total") is not None}
-
-
-def _places(game: Game, points: dict[int, int] | None) -> dict[int, int]:
-    """Each played seat's place in the game by its result, not by money (1 = best; equal
-    results share the better place): the winners first; then by chips (Deals, a tournament's
-    table too), or by ``points`` (``_points``), the lower the better."""
-    players = {int(p["seat"]): p for p in ((game.state or {}).get("players") or [])}
-    winners = {int(w) for w in ((game.result or {}).get("winners") or [])}
-    seats = [s.seat_no for s in game.seats.all()]
-    if points is None:
-        key = {s: (s in winners, int(players.get(s, {}).get("chips") or 0)) for s in seats}
-    else:
-        key = {s: (s in winners, -points.get(s, 0)) for s in seats}
-    return {s: 1 + sum(1 for other in seats if key[other] > key[s]) for s in seats}
 
 
 def tournament_refs(*, user: User, games: Iterable[Game]) -> dict[int, str]:
@@ -163,8 +132,9 @@ def game_rows(*, user: User, games: Iterable[Game]) -> list[dict[str, Any]]:
         mine = next((s for s in seats if s.user_id == user.pk), None)
         if mine is None:
             continue
-        points = _points(game)  # None for Deals: chips
-        place = _places(game, points)[mine.seat_no]
+        seat_nos = [s.seat_no for s in seats]
+        points = game_points(game, seat_nos)  # None for Deals: chips
+        place = game_places(game, seat_nos, points)[mine.seat_no]
         players = {p["seat"]: p for p in ((game.state or {}).get("players") or [])}
         me = players.get(mine.seat_no, {})
         paid_in, paid_out = _money(game, flows, tournaments)

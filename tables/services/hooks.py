@@ -4,7 +4,10 @@
   game finished or was cancelled (the tournament director wakes up when a table is done);
 * ``table_guard_register(fn)``: ``fn(table, action)`` returns a refusal (a ``TableRefusal``) or
   ``None`` before a player joins (``"join"``) or leaves (``"leave"``) a table; a tournament's
-  tables take nobody else and let nobody leave.
+  tables take nobody else and let nobody leave;
+* ``play_now_rank_register(fn)``: ``fn(user, template, games)`` (``games``: ``{table id: live
+  game id}`` of the waiting tables) returns how far each table is from the player (smaller is
+  nearer); Play now tries the nearer first among tables its rule ranks equally (the ratings).
 
 Both are Django signals (the project's one observer mechanism); the functions above connect a
 plain function to them. Listeners are registered once at start-up (``AppConfig.ready()``);
@@ -14,7 +17,7 @@ registering the same function twice is a no-op.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, cast
 
 from django.db import transaction
@@ -26,12 +29,15 @@ logger = logging.getLogger(__name__)
 
 GameEndedListener = Callable[[Any], None]
 TableGuard = Callable[[Any, str], "TableRefusal | None"]
+PlayNowRanker = Callable[[Any, Any, Mapping[int, int]], Mapping[int, float]]
 
 # Django signals, the project's one observer mechanism: ``game_ended_signal`` is sent (after
 # the commit) with ``game``; ``table_guard_signal`` is sent with ``table`` and ``action`` and
 # each receiver answers a refusal or ``None``.
 game_ended_signal = Signal()
 table_guard_signal = Signal()
+# Sent with ``user``, ``template`` and ``games``; each receiver answers ``{table id: distance}``.
+play_now_rank_signal = Signal()
 
 
 def _uid(fn: Callable[..., Any]) -> str:
@@ -74,3 +80,30 @@ def table_guard_check(table: Any, action: str) -> None:
     ):
         if refusal:
             raise ActionNotAllowed(cast(TableRefusal, refusal))
+
+
+def play_now_rank_register(ranker: PlayNowRanker) -> None:
+    def receiver(
+        sender: object, *, user: Any, template: Any, games: Mapping[int, int], **kwargs: object
+    ) -> Mapping[int, float]:
+        return ranker(user, template, games)
+
+    play_now_rank_signal.connect(receiver, weak=False, dispatch_uid=_uid(ranker))
+
+
+def play_now_distances(user: Any, template: Any, games: Mapping[int, int]) -> dict[int, float]:
+    """How far each waiting table (``games``: table id -> live game id) is from ``user``, the
+    sum of the receivers' answers; a table no receiver answers for is left out. A failing
+    receiver is logged and left out: Play now seats the player anyway."""
+    distances: dict[int, float] = {}
+    if not games or not play_now_rank_signal.has_listeners():
+        return distances
+    for receiver, answer in play_now_rank_signal.send_robust(
+        sender=None, user=user, template=template, games=games
+    ):
+        if isinstance(answer, Exception):
+            logger.error("play-now ranker %r failed", receiver, exc_info=answer)
+            continue
+        for table_id, distance in cast("Mapping[int, float]", answer).items():
+            distances[table_id] = distances.get(table_id, 0.0) + float(distance)
+    return distances

@@ -27,6 +27,8 @@ from tables.models import (
     TableStatus,
     TableTemplate,
 )
+from tables.rules.matchmaking import OpenTable, table_order
+from tables.services import hooks
 from tables.services._context import (
     check_user,
     in_transaction,
@@ -45,6 +47,7 @@ from tables.services.errors import (
     TableError,
     TableRefusal,
 )
+from tables.services.friends import blocked_last
 from tables.services.limits import (
     live_seats_of,
     player_lock,
@@ -93,9 +96,12 @@ def _public_tables(template: TableTemplate) -> Any:
     )
 
 
-def _table_states(template: TableTemplate) -> tuple[list[Table], list[Table], int]:
+def _table_states(
+    template: TableTemplate, user: User | None = None
+) -> tuple[list[Table], list[Table], int]:
     """(waiting tables with a free seat, fullest first; empty tables, oldest first; how many
-    tables the template has open) among its public tables."""
+    tables the template has open) among its public tables. For Play now (``user``), tables
+    as full are tried nearest in rating first (``tables.rules.matchmaking.table_order``)."""
     tables = list(_public_tables(template).order_by("pk"))
     games = {
         g.table_id: g
@@ -103,7 +109,7 @@ def _table_states(template: TableTemplate) -> tuple[list[Table], list[Table], in
             taken=Count("seats", filter=Q(seats__left_at__isnull=True))
         )
     }
-    waiting: list[tuple[int, int, Table]] = []
+    waiting: dict[int, tuple[int, int]] = {}  # table id: (game id, players seated)
     empty: list[Table] = []
     for table in tables:
         game = games.get(table.pk)
@@ -112,8 +118,12 @@ def _table_states(template: TableTemplate) -> tuple[list[Table], list[Table], in
         elif game.status == GameStatus.WAITING:
             seats_max = int((game.settings or {}).get("seats_max", template.seats_max))
             if game.taken < seats_max:
-                waiting.append((-game.taken, table.pk, table))
-    return [t for _, _, t in sorted(waiting)], empty, len(tables)
+                waiting[table.pk] = (game.pk, game.taken)
+    games_of = {t: game_id for t, (game_id, _taken) in waiting.items()}
+    near = {} if user is None else hooks.play_now_distances(user, template, games_of)
+    order = table_order([OpenTable(t, n, near.get(t)) for t, (_g, n) in waiting.items()])
+    by_id = {t.pk: t for t in tables}
+    return [by_id[t] for t in order], empty, len(tables)
 
 
 def template_play_now(*, template: TableTemplate, user: User, now: float | None = None) -> Seat:
@@ -132,9 +142,10 @@ def template_play_now(*, template: TableTemplate, user: User, now: float | None 
         if mine is not None:
             return mine
         seat_limits_check(table=Table(template=locked), user=user)
-        waiting, empty, count = _table_states(locked)
+        waiting, empty, count = _table_states(locked, user)
         refusal: TableError | None = None
-        for table in [*waiting, *empty]:
+        room = count < locked.max_tables  # blocked players apart while a new table may open
+        for table in blocked_last([*waiting, *empty], user=user, room=room):
             try:
                 with transaction.atomic():  # a table that changed meanwhile: try the next
                     seat = table_join(table=table, user=user, now=now)

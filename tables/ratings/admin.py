@@ -1,0 +1,123 @@
+"""Admin of the ratings: each player's rating per family with its history (the append-only
+changes, read only), and a "reset rating" action that asks for a reason. The reason is kept in
+the reset's change row (with the staff member) and in the admin's log of staff actions (the
+rating's History page, ``django.contrib.admin.models.LogEntry``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from accounts.http import AuthenticatedHttpRequest
+from tables.ratings import services, skill
+from tables.ratings.models import GameRating, Rating, RatingChange
+
+
+class ResetReasonForm(forms.Form):
+    reason = forms.CharField(max_length=services.REASON_MAX, strip=True)
+
+
+class RatingChangeInline(admin.TabularInline[RatingChange, Rating]):
+    model = RatingChange
+    fk_name = "rating"
+    fields = (
+        "at",
+        "game",
+        "place",
+        "shown",
+        "mu_before",
+        "mu_after",
+        "sigma_after",
+        "reason",
+        "staff",
+    )
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    ordering = ("-at", "-id")
+    max_num = 0
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[RatingChange]:
+        return super().get_queryset(request).select_related("game", "staff")
+
+    @admin.display(description="rating shown")
+    def shown(self, obj: RatingChange) -> str:
+        return f"{skill.display(obj.mu_before)} -> {skill.display(obj.mu_after)}"
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Rating)
+class RatingAdmin(admin.ModelAdmin[Rating]):
+    list_display = ("user", "family", "shown", "mu", "sigma", "games", "updated_at")
+    list_select_related = ("user",)
+    list_filter = ("family",)
+    search_fields = ("user__username", "user__display_name")
+    fields = ("user", "family", "shown", "mu", "sigma", "games", "updated_at")
+    readonly_fields = fields
+    inlines = [RatingChangeInline]
+    actions = ["reset_rating"]
+
+    @admin.display(description="rating shown")
+    def shown(self, obj: Rating) -> int:
+        return skill.display(obj.mu)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.action(description="Reset the rating (asks for a reason)")
+    def reset_rating(
+        self, request: AuthenticatedHttpRequest, queryset: QuerySet[Rating]
+    ) -> HttpResponse | None:
+        ratings = list(queryset.select_related("user").order_by("pk"))
+        if request.POST.get("confirm") == "yes":
+            form = ResetReasonForm(request.POST)
+            if form.is_valid():
+                reason = str(form.cleaned_data["reason"])
+                for rating in ratings:
+                    try:
+                        services.rating_reset(rating=rating, staff_user=request.user, reason=reason)
+                    except services.RatingError as exc:
+                        self.message_user(request, f"{rating}: {exc}", messages.ERROR)
+                        continue
+                    self.log_change(request, rating, f"Rating reset. Reason: {reason}")
+                self.message_user(request, f"{len(ratings)} rating(s) reset.", messages.SUCCESS)
+                return None
+            self.message_user(request, "A reason is required.", messages.ERROR)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Reset ratings",
+            "objects": ratings,
+            "action": "reset_rating",
+            "reason_max": services.REASON_MAX,
+        }
+        return render(request, "admin/ratings/reset_reason.html", context)
+
+
+@admin.register(GameRating)
+class GameRatingAdmin(admin.ModelAdmin[GameRating]):
+    list_display = ("game", "family", "outcome", "why", "at")
+    list_filter = ("family", "outcome", "why")
+    fields = ("game", "family", "outcome", "why", "at")
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
