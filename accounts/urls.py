@@ -1,5 +1,5 @@
 from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import include, path
 
 from . import views
 from .forms import LoginForm
@@ -18,6 +18,7 @@ urlpatterns = [
     path("language/", views.language_set, name="set_language"),
     path("contact/", views.contact, name="contact"),
     path("responsible-play/", views.responsible_play, name="responsible_play"),
+    path("friends/", include("accounts.friends.urls")),
     path(
         "password/",
         views.PasswordChange.as_view(),

@@ -90,6 +90,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "accounts",
+    "accounts.friends",
     "ledger",
     "tables",
     "tables.tournaments",
