@@ -51,3 +51,12 @@ def open_counts(*, table_id: int, user_ids: list[int]) -> dict[int, int]:
 def open_count(*, table_id: int, user_id: int) -> int:
     """How many sockets ``user_id`` has open at ``table_id`` now."""
     return open_counts(table_id=table_id, user_ids=[user_id])[user_id]
+
+
+def open_at(pairs: list[tuple[int, int]]) -> set[tuple[int, int]]:
+    """Which ``(table_id, user_id)`` pairs have a socket open now (one cache read)."""
+    if not pairs:
+        return set()
+    keys = {presence_key(table_id, user_id): (table_id, user_id) for table_id, user_id in pairs}
+    found = cache.get_many(list(keys))
+    return {pair for key, pair in keys.items() if int(found.get(key) or 0) > 0}

@@ -62,6 +62,8 @@ class TableRefusal(StrEnum):
     GAME_STARTED_ALREADY = "game_started_already"
     NOT_ENOUGH_FRIENDS = "not_enough_friends"
     INVITE_CODE_FAILED = "invite_code_failed"
+    BLOCKED_AT_TABLE = "blocked_at_table"
+    HOST_INVITES = "host_invites"
     TOURNAMENT_TABLE = "tournament_table"
     TOURNAMENT_NO_LEAVING = "tournament_no_leaving"
     # money
@@ -174,6 +176,10 @@ TABLE_MESSAGES: Mapping[TableRefusal, Promise] = {
     T.GAME_STARTED_ALREADY: _("The game has started already."),
     T.NOT_ENOUGH_FRIENDS: _("Not enough players to start: wait for your friends."),
     T.INVITE_CODE_FAILED: _("Could not make an invite code: try again."),
+    T.BLOCKED_AT_TABLE: _(
+        "A player at this private table blocked you, or you blocked them: you cannot sit here."
+    ),
+    T.HOST_INVITES: _("Only the host invites friends to a private table."),
     T.TOURNAMENT_TABLE: _("This is a tournament table: the tournament seats its players."),
     T.TOURNAMENT_NO_LEAVING: _(
         "There is no leaving a running tournament: while you are away your turns run out "

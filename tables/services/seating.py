@@ -29,6 +29,7 @@ from tables.services._context import (
 from tables.services._pipeline import apply_action, begin_game, continue_play, save_game
 from tables.services.bots import bot_users_ensure
 from tables.services.errors import NotSeated, SeatUnavailable, TableClosed, TableRefusal
+from tables.services.friends import private_blocked_check
 from tables.services.limits import player_lock, seat_limits_check, template_lock_for_table
 from tables.services.settlement import entry_key, pot_hold, practice_chips_top_up, refund_entry
 
@@ -134,6 +135,7 @@ def table_join(
             return existing
         if locked.is_private:
             _private_join_check(locked, user, invite)
+            private_blocked_check(ctx, user)  # nobody blocked either way sits with you
         if ctx.game.status != GameStatus.WAITING:
             raise TableClosed(TableRefusal.GAME_BEING_PLAYED)
         if BotProfile.objects.filter(user_id=user.pk).exists():

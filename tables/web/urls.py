@@ -14,5 +14,10 @@ urlpatterns = [
     path("private/join", views.join_by_code, name="join_by_code"),
     path("invite/<str:token>/", views.invite, name="table_invite"),
     path("tables/<int:table_id>/start", views.private_start, name="private_start"),
+    path(
+        "tables/<int:table_id>/invite-friend",
+        views.table_invite_friend,
+        name="table_invite_friend",
+    ),
     path("rules/<str:variant>/", rules_pages.rules_page, name="rules"),
 ]

@@ -21,7 +21,8 @@ from ledger.currencies import money_games_on
 from tables import presenters, selectors, services
 from tables.live import presence, viewer
 from tables.models import Table, TableTemplate
-from tables.web import acting, hooks
+from tables.services.friends import table_friend_invite
+from tables.web import acting, friends, hooks
 from tables.web.messages import refusal_text, refusal_words
 
 if TYPE_CHECKING:
@@ -77,6 +78,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "templates": _template_rows(request.user),
         "my_tables": selectors.tables_of_user(user=request.user),
     }
+    if request.GET.get("partial") != "lobby-tables":
+        context.update(friends.lobby_context(request.user))  # friends online, their invites
     if request.user.is_authenticated and request.GET.get("partial") != "lobby-tables":
         context["practice"] = ledger_selectors.practice_chips_summary(user=request.user)
     if request.GET.get("partial") == "lobby-tables":
@@ -202,7 +205,35 @@ def table_detail(request: HtmxRequest, table_id: int) -> HttpResponse:
     if request.htmx:
         return render(request, TABLE, context)
     context.update(hooks.table_page_context(table_id))  # a tournament's: the way back to it
+    context.update(friends.table_invite_context(request.user, table_id))  # the host's friends
     return render(request, "tables/table.html", context)
+
+
+@login_required
+@require_POST
+def table_invite_friend(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
+    """The host of a private table invites a friend (``friend``: their id) in one click. A
+    refusal (not the host, not a friend, blocked, a forged id) answers the table's page with
+    its words and 400 (404 for no such table or player) and changes nothing."""
+    try:
+        invite, created = table_friend_invite(
+            table_id=table_id, host=request.user, friend_id=request.POST.get("friend", "")[:20]
+        )
+    except acting.REFUSALS as exc:
+        messages.error(request, _words(exc))
+        gone = isinstance(exc, services.NotFound) or getattr(exc, "status", 400) == 404
+        context = _viewer_context(request, table_id)  # no such table: 404
+        context.update(hooks.table_page_context(table_id))
+        context.update(friends.table_invite_context(request.user, table_id))
+        return render(request, "tables/table.html", context, status=404 if gone else 400)
+    name = invite.friend.public_name
+    if created:
+        messages.success(
+            request, _("%(name)s is invited: the invite shows in their lobby.") % {"name": name}
+        )
+    else:
+        messages.info(request, _("%(name)s is invited already.") % {"name": name})
+    return redirect("table", table_id=table_id)
 
 
 @require_GET

@@ -5,6 +5,7 @@ answer forged input with words (400/404), never a 500."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pytest
@@ -113,11 +114,11 @@ def test_only_the_receiver_answers_a_request_and_only_once(user_factory: Make) -
     for stranger in (chen, asha):  # someone else's request, or one's own
         _refused(
             FriendRefusal.NO_SUCH_REQUEST,
-            lambda who=stranger: services.friend_request_accept(user=who, request_id=request.pk),
+            partial(services.friend_request_accept, user=stranger, request_id=request.pk),
         )
         _refused(
             FriendRefusal.NO_SUCH_REQUEST,
-            lambda who=stranger: services.friend_request_refuse(user=who, request_id=request.pk),
+            partial(services.friend_request_refuse, user=stranger, request_id=request.pk),
         )
     _refused(
         FriendRefusal.NO_SUCH_REQUEST,
@@ -180,11 +181,11 @@ def test_a_computer_player_or_a_closed_account_takes_no_request(user_factory: Ma
     for other in (bot, gone):
         _refused(
             FriendRefusal.NO_SUCH_PLAYER,
-            lambda who=other: services.friend_request_send(sender=asha, receiver=who),
+            partial(services.friend_request_send, sender=asha, receiver=other),
         )
         _refused(
             FriendRefusal.NO_SUCH_PLAYER,
-            lambda who=other: services.player_block(blocker=asha, blocked=who),
+            partial(services.player_block, blocker=asha, blocked=other),
         )
 
 
@@ -315,8 +316,8 @@ def test_the_friends_page_flow(client: Client, user_factory: Make) -> None:
     assert FriendRequest.objects.count() == 1
     client.force_login(bilal)
     request = FriendRequest.objects.get()
-    page = client.get(reverse("friends")).content.decode()
-    assert "Asha" in page and reverse("friend_request_accept", args=[request.pk]) in page
+    text = client.get(reverse("friends")).content.decode()
+    assert "Asha" in text and reverse("friend_request_accept", args=[request.pk]) in text
     accepted = client.post(reverse("friend_request_accept", args=[request.pk]), follow=True)
     assert "You and Asha are friends now." in accepted.content.decode()
     twice = client.post(reverse("friend_request_accept", args=[request.pk]))

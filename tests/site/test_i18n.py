@@ -37,6 +37,8 @@ STAFF_TEMPLATES = ("admin/", "tables/support/", "ledger/admin/")
 ALLOWED_WORDS = {"SHA-256:"}
 
 PLAYER_MODULES = [
+    "accounts/friends/errors.py",
+    "accounts/friends/views.py",
     "accounts/forms.py",
     "accounts/models.py",
     "accounts/services.py",
@@ -56,12 +58,14 @@ PLAYER_MODULES = [
     "tables/presenters/results.py",
     "tables/presenters/table.py",
     "tables/web/rules_pages.py",
+    "tables/web/friends.py",
     "tables/web/views.py",
     "tables/tournaments/hooks.py",
     "tables/tournaments/services.py",
     "tables/tournaments/views.py",
     "tables/services/_context.py",
     "tables/services/errors.py",
+    "tables/services/friends.py",
     "tables/services/limits.py",
     "tables/services/matching.py",
     "tables/services/play.py",

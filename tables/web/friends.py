@@ -1,0 +1,124 @@
+"""Friends at the tables (``accounts.friends``): the lobby's "Friends online" (friends with a
+socket open at a table where they sit, that table's name and a link to watch it) and the
+invites friends sent to their private tables; a private table's page offers its host their
+friends to invite in one click. Reads only: the invite itself is
+``tables.services.friends.table_friend_invite``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from accounts.friends import selectors as friends_selectors
+from tables.live import presence
+from tables.models import LIVE_GAME_STATUSES, GameStatus, Seat, Table, TableStatus
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
+
+    from accounts.friends.models import FriendInvite
+    from accounts.models import User
+
+INVITES_SHOWN = 10
+
+
+@dataclass(frozen=True)
+class FriendPlaying:
+    """A friend online at a table: their name, the table's id and name, whether its game runs."""
+
+    name: str
+    user_id: int
+    table_id: int
+    table_name: str
+    playing: bool
+    private: bool
+
+
+@dataclass(frozen=True)
+class InviteShown:
+    invite: FriendInvite
+    host_name: str
+    table_name: str
+
+
+def friends_online(*, user: User) -> list[FriendPlaying]:
+    """``user``'s friends with a socket open now at a table where they sit, by name: one
+    query (the friends as a subquery, their live seats with the tables) and one cache read."""
+    seats = list(
+        Seat.objects.filter(
+            user__in=friends_selectors.friends_query(user),
+            left_at__isnull=True,
+            game__status__in=LIVE_GAME_STATUSES,
+        )
+        .select_related(
+            "user", "game", "table__template", "table__tournament_table__round__tournament"
+        )
+        .order_by("user_id", "-pk")
+    )
+    online = presence.open_at([(seat.table_id, seat.user_id) for seat in seats])
+    found = [
+        FriendPlaying(
+            name=seat.user.public_name,
+            user_id=seat.user_id,
+            table_id=seat.table_id,
+            table_name=seat.table.display_name(),
+            playing=seat.game.status == GameStatus.RUNNING,
+            private=seat.table.is_private,
+        )
+        for seat in seats
+        if (seat.table_id, seat.user_id) in online
+    ]
+    return sorted(found, key=lambda f: (f.name.lower(), f.user_id, f.table_id))
+
+
+def invites_open(*, user: User) -> list[InviteShown]:
+    """The invites to ``user`` of the last hours whose private table is still open, newest
+    first (one query)."""
+    open_tables = Table.objects.filter(is_private=True).exclude(status=TableStatus.CLOSED)
+    invites = list(
+        friends_selectors.invites_for(user=user).filter(table_id__in=open_tables.values("pk"))[
+            :INVITES_SHOWN
+        ]
+    )
+    return [
+        InviteShown(invite=i, host_name=i.host.public_name, table_name=i.table_name)
+        for i in invites
+    ]
+
+
+def lobby_context(user: User | AnonymousUser) -> dict[str, Any]:
+    """The lobby's friends: who is online and where, and the invites waiting."""
+    if not user.is_authenticated:
+        return {}
+    return {"friends_online": friends_online(user=user), "friend_invites": invites_open(user=user)}
+
+
+@dataclass(frozen=True)
+class FriendToInvite:
+    user_id: int
+    name: str
+    invited: bool
+
+
+def table_invite_context(user: User | AnonymousUser, table_id: int) -> dict[str, Any]:
+    """For the host of a private table waiting for players: their friends not seated at it,
+    each with whether they were invited already (``invite_friends``); else nothing."""
+    if not user.is_authenticated:
+        return {}
+    table = Table.objects.filter(pk=table_id, is_private=True, host_id=user.pk).first()
+    if table is None or table.status == TableStatus.CLOSED:
+        return {}
+    if table.games.filter(status=GameStatus.RUNNING).exists():
+        return {}
+    seated = set(
+        Seat.objects.filter(
+            table_id=table.pk, left_at__isnull=True, game__status__in=LIVE_GAME_STATUSES
+        ).values_list("user_id", flat=True)
+    )
+    invited = friends_selectors.invited_ids(host=user, table_id=table.pk)
+    friends = [
+        FriendToInvite(user_id=f.pk, name=f.public_name, invited=f.pk in invited)
+        for f in friends_selectors.friends_of(user=user)
+        if f.pk not in seated
+    ]
+    return {"invite_friends": friends, "invite_table_id": table.pk}
