@@ -169,6 +169,7 @@ class FeltSeat:
     seat: int
     name: str
     is_bot: bool
+    user_id: int = 0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -198,6 +199,7 @@ class FeltPlayer:
     extra_s: int
     deal_status_label: str
     status_label: str
+    user_id: int = 0  # the rating beside the name (``tables.ratings``: ``seat_ratings``)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

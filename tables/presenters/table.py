@@ -174,7 +174,9 @@ def present_felt(
     variant = data.variant
     classic = variant == "classic"
     seats = tuple(
-        FeltSeat(seat=s.seat_no, name=s.name, is_bot=s.is_bot) for s in data.seats if not s.left
+        FeltSeat(seat=s.seat_no, name=s.name, is_bot=s.is_bot, user_id=s.user_id)
+        for s in data.seats
+        if not s.left
     )
     deadline, deadline_kind, seconds_left = _deadline(data, now)
     kind = deadline_kind or DeadlineKind.NONE
@@ -277,6 +279,7 @@ def _felt_of_game(
                 else "",
                 bank_words=gettext("+%(seconds)ss bank") % {"seconds": round(p.extra_time)},
                 is_bot=bot,
+                user_id=names[seat].user_id if seat in names else 0,
                 is_me=seat == viewer_seat,
                 is_turn=seat == turn and view.phase == "turn",
                 slot=slots.get(seat, "bottom"),

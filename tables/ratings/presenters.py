@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext, pgettext_lazy
 
 from tables.ratings import selectors
 from tables.ratings.models import Family
@@ -19,7 +19,7 @@ FAMILY_LABELS: dict[str, Any] = {
     Family.POOL: pgettext_lazy("variant", "Pool"),
     Family.DEALS: pgettext_lazy("variant", "Deals"),
     Family.POINTS: pgettext_lazy("variant", "Points"),
-    Family.CLASSIC: gettext_lazy("Classic 10-card"),
+    Family.CLASSIC: pgettext_lazy("variant", "Classic 10-card"),
 }
 
 

@@ -242,10 +242,13 @@ def normalise_code(raw: Any) -> str:
     return text
 
 
-def table_private_create(*, template: TableTemplate, user: User, now: float | None = None) -> Table:
+def table_private_create(
+    *, template: TableTemplate, user: User, casual: bool = False, now: float | None = None
+) -> Table:
     """A private table from a practice ``template`` for ``user`` (its host, seated at once),
     with an invite code. It is not listed in the lobby; friends join by its link or code, and
-    the host starts it (computer players take the empty seats) or waits for them."""
+    the host starts it (computer players take the empty seats) or waits for them. ``casual``:
+    its games are not rated (the host's choice; rated by default)."""
     now = now_or_clock(now)
     check_user(user)
 
@@ -265,6 +268,7 @@ def table_private_create(*, template: TableTemplate, user: User, now: float | No
             invite_code=code,
             invite_token=secrets.token_urlsafe(INVITE_TOKEN_BYTES),
             host=user,
+            casual=bool(casual),
         )
         table_join(table=table, user=user, now=now)
         return table

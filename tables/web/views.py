@@ -112,10 +112,12 @@ def template_play(request: AuthenticatedHttpRequest, template_id: int) -> HttpRe
 @login_required
 @require_POST
 def private_create(request: AuthenticatedHttpRequest, template_id: int) -> HttpResponse:
-    """A private table from a practice template; the host lands on it with the invite code."""
+    """A private table from a practice template; the host lands on it with the invite code.
+    ``casual`` ("1"): the host chose that its games are not rated."""
     template = get_object_or_404(TableTemplate, pk=template_id)
+    casual = request.POST.get("casual", "")[:4] == "1"
     try:
-        table = services.table_private_create(template=template, user=request.user)
+        table = services.table_private_create(template=template, user=request.user, casual=casual)
     except acting.REFUSALS as exc:
         return _refused(request, exc)
     messages.success(

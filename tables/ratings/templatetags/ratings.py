@@ -5,8 +5,8 @@ by them: a template loads ``ratings``):
   the felt), ``{user id: "1520"}``; one cache read a render;
 * ``{% result_ratings t as lines %}``: each person's rating and its change in a finished
   game's result (one statement, when the game is over);
-* ``{% game_rating_changes user games as changes %}``: a player's change per game (My games;
-  one statement);
+* ``{% game_rating_changes user rows as changes %}``: a player's change per game (My games'
+  rows; one statement);
 * ``{{ mapping|rating_of:key }}``: a value of a mapping by key.
 """
 
@@ -56,10 +56,12 @@ def result_ratings(t: Any) -> list[dict[str, Any]]:
 
 
 @register.simple_tag
-def game_rating_changes(user: Any, games: Iterable[Any]) -> dict[int, str]:
+def game_rating_changes(user: Any, rows: Iterable[Any]) -> dict[int, str]:
+    """``rows``: games, or My games' rows (``{"game": ...}``)."""
     if not getattr(user, "is_authenticated", False):
         return {}
-    changes = selectors.changes_of_games(user_id=user.pk, game_ids=[g.pk for g in games])
+    ids = [r["game"].pk if isinstance(r, Mapping) else r.pk for r in rows]
+    changes = selectors.changes_of_games(user_id=user.pk, game_ids=ids)
     return {game_id: change_words(c) for game_id, c in changes.items()}
 
 
