@@ -19,6 +19,7 @@ from django.views.i18n import set_language
 from . import live, selectors, services
 from .forms import DepositLimitsForm, ProfileForm, SelfExclusionForm, SignUpForm
 from .http import AuthenticatedHttpRequest
+from .push import views as push_views
 
 
 def _when(moment: datetime | None) -> str:
@@ -83,7 +84,8 @@ def profile(request: AuthenticatedHttpRequest) -> HttpResponse:
         messages.success(request, _("Profile saved."))
         return redirect("profile")
     status = 400 if request.method == "POST" else 200
-    return render(request, "accounts/profile.html", {"form": form}, status=status)
+    context = {"form": form, "push": push_views.profile_push(user=request.user)}
+    return render(request, "accounts/profile.html", context, status=status)
 
 
 @login_required

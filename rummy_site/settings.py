@@ -95,6 +95,7 @@ INSTALLED_APPS = [
     "tables",
     "tables.tournaments",
     "tables.ratings",
+    "accounts.push",  # Web Push and the installable app (docs/push.md)
     "rummy_site",  # the project: demo seeding above the apps (manage.py seed_demo)
 ]
 
@@ -151,6 +152,9 @@ CONTENT_SECURITY_POLICY = {
             *(["https://checkout.stripe.com"] if PAYMENTS_PROVIDER_NAME == "stripe" else []),
         ],
         "frame-ancestors": [NONE],
+        # The service worker (/sw.js) and the web app manifest (docs/push.md).
+        "worker-src": [SELF],
+        "manifest-src": [SELF],
     }
 }
 
@@ -558,4 +562,35 @@ CELERY_BEAT_SCHEDULE["ratings-sweep"] = {
 CELERY_BEAT_SCHEDULE["deposits-expire"] = {
     "task": "ledger.payments.deposits_expire",
     "schedule": 60.0,
+}
+
+# --- Web Push and the installable app (docs/push.md) -------------------------------------------
+# The VAPID key pair (``manage.py make_vapid_keys`` prints one): the public key as the browser
+# takes it (base64url of the P-256 point), the private key as base64url of its 32 bytes, and the
+# contact the push services may write to. Without the keys nothing is sent and the profile page
+# says notifications are not set up (the embedded default).
+VAPID_PUBLIC_KEY = env_str("VAPID_PUBLIC_KEY", "")
+VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY", "")
+VAPID_SUBJECT = env_str("VAPID_SUBJECT", f"mailto:{SUPPORT_EMAIL}")
+if bool(VAPID_PUBLIC_KEY) != bool(VAPID_PRIVATE_KEY):
+    raise ImproperlyConfigured("Set both VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, or neither.")
+# The push services a subscription may name (a host or a parent domain: the server posts to
+# it), how long a push service keeps an undelivered notice, and the wait for its answer.
+PUSH_ENDPOINT_HOSTS = env_list(
+    "PUSH_ENDPOINT_HOSTS",
+    [
+        "fcm.googleapis.com",
+        "updates.push.services.mozilla.com",
+        "notify.windows.com",
+        "push.apple.com",
+    ],
+)
+PUSH_ENDPOINT_HTTP = env_bool("PUSH_ENDPOINT_HTTP", False) and not PRODUCTION
+PUSH_TTL_S = env_int("PUSH_TTL_S", 600)
+PUSH_TIMEOUT_S = env_float("PUSH_TIMEOUT_S", 10.0)
+PUSH_SUBSCRIPTIONS_PER_USER = env_int("PUSH_SUBSCRIPTIONS_PER_USER", 10)
+# A tournament's registered players hear of its start five minutes before (tables/tournaments).
+CELERY_BEAT_SCHEDULE["tournament-reminders"] = {
+    "task": "tables.tournaments.tasks.tournament_reminders",
+    "schedule": 30.0,
 }

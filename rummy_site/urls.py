@@ -8,6 +8,7 @@ urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("metrics", metrics.metrics_view, name="metrics"),
     path("accounts/", include("accounts.urls")),
+    path("", include("accounts.push.urls")),
     path("wallet/", include("ledger.urls")),
     path("payments/", include("ledger.payments.urls")),
     path("", include("tables.tournaments.urls")),

@@ -1,0 +1,105 @@
+"""The installable app in Debian's chromium (issue 35, docs/push.md): the page finds the web
+app manifest and the service worker, which registers and activates with the site's root as
+its scope; Chromium's own installability checks (DevTools' ``Page.getInstallabilityErrors``)
+find nothing missing; offline, a page shows the offline page; and the worker's cache holds
+the offline page and public static files only, never a page behind the log-in."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, login
+
+PASSWORD = "tiles-and-tigers-42"
+
+
+@pytest.fixture
+def page(transactional_db, live_server_url) -> Iterator[object]:
+    """A page in a chromium profile of its own on disk: Chromium never offers to install a
+    site from an incognito context (Playwright's ordinary contexts are), so the installability
+    checks need a persistent one."""
+    from playwright.sync_api import sync_playwright
+
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with tempfile.TemporaryDirectory() as profile, sync_playwright() as pw:
+            context = pw.chromium.launch_persistent_context(
+                profile,
+                executable_path=CHROMIUM,
+                args=CHROMIUM_ARGS,
+                base_url=live_server_url,
+                viewport={"width": 1280, "height": 860},
+            )
+            context.set_default_timeout(10_000)
+            yield context.pages[0] if context.pages else context.new_page()
+            context.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+def _worker_active(page) -> None:
+    page.wait_for_function("() => document.documentElement.dataset.serviceWorker === 'active'")
+
+
+def test_the_site_is_installable_by_chromiums_own_checks(page, live_server_url) -> None:
+    response = page.goto("/")
+    assert response is not None and response.ok
+    csp = response.headers["content-security-policy"]
+    assert "worker-src 'self'" in csp and "manifest-src 'self'" in csp
+    _worker_active(page)
+    assert page.evaluate("() => document.documentElement.dataset.serviceWorkerScope") == (
+        f"{live_server_url}/"
+    )
+    registration = page.evaluate(
+        """async () => {
+            const r = await navigator.serviceWorker.getRegistration("/");
+            return { scope: r.scope, script: r.active.scriptURL, state: r.active.state };
+        }"""
+    )
+    assert registration == {
+        "scope": f"{live_server_url}/",
+        "script": f"{live_server_url}/sw.js",
+        "state": "activated",
+    }
+    cdp = page.context.new_cdp_session(page)
+    manifest = cdp.send("Page.getAppManifest")
+    assert manifest["url"] == f"{live_server_url}/manifest.webmanifest"
+    assert manifest["errors"] == []
+    assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+
+
+def test_offline_a_page_shows_the_offline_page_and_no_private_page_is_kept(
+    page, live_server_url
+) -> None:
+    get_user_model().objects.create_user(username="meera", password=PASSWORD)
+    page.goto("/")
+    _worker_active(page)
+    login(page, "meera", PASSWORD)
+    page.goto("/wallet/")
+    page.goto("/accounts/profile/")
+    kept = page.evaluate(
+        """async () => {
+            const urls = [];
+            for (const name of await caches.keys()) {
+                const cache = await caches.open(name);
+                for (const request of await cache.keys()) urls.push(new URL(request.url).pathname);
+            }
+            return urls.sort();
+        }"""
+    )
+    assert "/offline/" in kept
+    assert all(path == "/offline/" or path.startswith("/static/") for path in kept), kept
+    page.context.set_offline(True)
+    page.goto("/wallet/")
+    assert page.locator("h1").first.inner_text() == "You are offline"
+    assert "meera" not in page.content()
+    page.context.set_offline(False)
