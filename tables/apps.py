@@ -9,9 +9,11 @@ class TablesConfig(AppConfig):
         # Imported here, not at the top: Django imports this module while loading the apps,
         # before any model may be imported (app loading: these modules import the models).
         from tables.live.realtime import subscribe
+        from tables.live.turn_push import subscribe as turn_push_subscribe
         from tables.reconcile import register
         from tables.staff import admin  # noqa: F401  (registers the admin pages)
         from tables.timers import tasks  # noqa: F401  (registers the Celery tasks the services queue by name)
 
         register()  # the ledger's reconciliation gets the game facts (pots, fees, settlements)
         subscribe()  # the live pushes hear every committed change of a table
+        turn_push_subscribe()  # a turn's Web Push to a player whose page is out of view

@@ -169,5 +169,15 @@
     live.open = true;
     if (poller !== null) { clearInterval(poller); poller = null; }
     document.documentElement.dataset.livePolling = "off";
+    if (document.hidden) tellVisibility();  // a socket opens counted as in view
   });
+
+  // Whether this tab is in view: a turn comes as a notice (Web Push, docs/push.md) only to a
+  // player with no page of the table in view.
+  function tellVisibility() {
+    if (!live.open || !T.root()) return;
+    live.socket.sendImmediately(JSON.stringify({ t: "visibility", hidden: document.hidden }));
+    document.documentElement.dataset.liveHidden = String(document.hidden);
+  }
+  document.addEventListener("visibilitychange", tellVisibility);
 })();

@@ -44,7 +44,7 @@ from accounts import live as account_sockets
 from accounts.middleware import player_language
 from accounts.throttle import socket_connect_limited
 from tables import services
-from tables.live import moves, presence
+from tables.live import moves, presence, visibility
 from tables.live.realtime import frame_text, lobby_group, seat_group, table_group
 from tables.models import LIVE_GAME_STATUSES, Game, Seat, Table
 from tables.web import acting
@@ -197,6 +197,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     last_counter = 0  # the highest move counter this socket has sent
     direct: tuple[int, int] = (0, -1)  # the game and newest version it sent frames of itself
     strikes = 0  # messages refused in a row for coming too fast
+    hidden = False  # the page's tab is out of view (a "visibility" message)
     bucket: Bucket
 
     async def connect(self) -> None:
@@ -276,6 +277,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._refuse(message)
         elif message["t"] == "since":
             await self._since(message)
+        elif message["t"] == "visibility":
+            await self._visibility(message)
         else:
             await self._move(message)
 
@@ -304,6 +307,19 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._refuse(done.refused, counter=counter, parts=done.parts)
         else:
             await self.send(text_data=frame_text({"t": "ack", "a": counter, "v": done.version}))
+
+    async def _visibility(self, message: dict[str, object]) -> None:
+        """The page's tab went out of view or came back (``tables.live.visibility``: a turn is
+        pushed as a notice only to a player with no page in view). Unanswered."""
+        hidden = message.get("hidden")
+        if not isinstance(hidden, bool):
+            await self._refuse(_bad(_("This message could not be read.")))
+            return
+        if self.seat_no is None or hidden == self.hidden:
+            return
+        self.hidden = hidden
+        change = visibility.page_unseen if hidden else visibility.page_seen
+        await database_sync_to_async(change)(table_id=self.table_id, user_id=self.user_id)
 
     async def _refuse(
         self, refused: acting.Refused, *, counter: int | None = None, parts: str | None = None
@@ -371,6 +387,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.close(code=account_sockets.CLOSE_SESSION_ENDED)
 
     async def _opened(self, user: User, seat: Seat) -> None:
+        await database_sync_to_async(visibility.page_seen)(table_id=self.table_id, user_id=user.pk)
         opened = await database_sync_to_async(presence.socket_opened)(
             table_id=self.table_id, user_id=user.pk
         )
@@ -380,6 +397,10 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await database_sync_to_async(_connected_now)(table_id=self.table_id, user=user)
 
     async def _closed(self, user: User) -> None:
+        if not self.hidden:
+            await database_sync_to_async(visibility.page_unseen)(
+                table_id=self.table_id, user_id=user.pk
+            )
         left = await database_sync_to_async(presence.socket_closed)(
             table_id=self.table_id, user_id=user.pk
         )
@@ -477,6 +498,6 @@ def _message(text: str | None) -> dict[str, object] | acting.Refused:
         message = json.loads(text)
     except (ValueError, RecursionError):
         return _bad(_("This message could not be read."))
-    if not isinstance(message, dict) or message.get("t") not in ("move", "since"):
+    if not isinstance(message, dict) or message.get("t") not in ("move", "since", "visibility"):
         return _bad(_("This message could not be read."))
     return message

@@ -12,6 +12,7 @@ from tables.timers.loop import loop_sweep_register
 from tables.tournaments.director import game_ended, tournaments_sweep
 from tables.tournaments.models import RoundTable
 from tables.tournaments.reconcile import register as reconcile_register
+from tables.tournaments.reminders import reminders_loop_sweep
 from tables.tournaments.selectors import tournament_for_table
 from tables.web import hooks as web_hooks
 
@@ -34,3 +35,4 @@ def register() -> None:
     hooks.table_guard_register(table_guard)
     web_hooks.table_page_register(_table_page)
     loop_sweep_register("tournament", tournaments_sweep)
+    loop_sweep_register("tournament-reminders", reminders_loop_sweep)
