@@ -95,7 +95,11 @@ class RatingAdmin(admin.ModelAdmin[Rating]):
                     self.log_change(request, rating, f"Rating reset. Reason: {reason}")
                 self.message_user(request, f"{len(ratings)} rating(s) reset.", messages.SUCCESS)
                 return None
-            self.message_user(request, "A reason is required.", messages.ERROR)
+            self.message_user(
+                request,
+                f"A reason is required, at most {services.REASON_MAX} characters.",
+                messages.ERROR,
+            )
         context = {
             **self.admin_site.each_context(request),
             "title": "Reset ratings",

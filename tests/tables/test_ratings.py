@@ -293,3 +293,70 @@ def test_a_new_rating_is_provisional_until_enough_games(
     cache.clear()
     assert selectors.seat_badges(user_ids=[winner.pk], variant="points") == {winner.pk: str(shown)}
     assert selectors.ratings_of_player(user_id=winner.pk)[0].figure == str(shown)
+
+
+def test_the_rating_task_rates_once_however_often_it_runs(
+    seated: Callable[..., TableDriver], toss: Callable[[int], None]
+) -> None:
+    from tables.ratings.tasks import game_rate
+
+    t = _drops_game(seated, toss, 2)
+    assert game_rate.apply(args=(t.game().pk,)).get() == "rated"
+    assert game_rate.apply(args=(t.game().pk,)).get() == "already"
+    assert RatingChange.objects.filter(game=t.game()).count() == 2
+
+
+def test_a_queued_rating_lost_with_its_worker_is_rated_by_the_sweep(
+    seated: Callable[..., TableDriver],
+    toss: Callable[[int], None],
+    settings: Any,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """With Celery, the end queues the task (here on the in-memory broker no worker reads: a
+    task lost); the sweep rates the game, once."""
+    settings.TIMERS_BACKEND = "celery"
+    toss(1)
+    t = seated(2, variant="points", point_value=10, platform_fee_bps=0)
+    with django_capture_on_commit_callbacks(execute=True):
+        t.act(1, "drop")
+    assert not GameRating.objects.filter(game=t.game()).exists()
+    assert services.games_unrated_rate() == {"rated": 1}
+    assert services.games_unrated_rate() == {}
+    assert RatingChange.objects.filter(game=t.game()).count() == 2
+
+
+def test_a_tournament_table_is_rated_by_its_final_places(
+    players: list[Any], clock: Any, planter: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A sit & go's first-round table of 3 plays its one deal: 140, 50 and 50 chips, so 1st
+    and a tie for 2nd; the game is rated from those places."""
+    from tourney_kit import advance, chips, deals_template, fixed_draw, plant, play_deal, table_game
+
+    from tables.tournaments import services as tourney
+
+    fixed_draw(monkeypatch)
+    t = tourney.tournament_create_sit_and_go(
+        name="Rated sit & go",
+        players_min=5,
+        players_max=5,
+        template=deals_template(),
+        fee_bps=0,
+        entry_fee=999,
+        seats_per_table=4,
+        qualifiers_per_table=2,
+        deals_per_round=1,
+        prize_table=[{"players": [5, 5], "shares": [50, 30, 20]}],
+    )
+    for user in players[:5]:
+        tourney.tournament_register(tournament=t, user=user)
+    plant(planter, {1: 0, 2: 30, 3: 30})
+    advance(t, clock)
+    game = table_game(t, 1, 1)
+    play_deal(game, planter, clock, {1: 0, 2: 30, 3: 30})
+    game.refresh_from_db()
+    assert game.status == GameStatus.FINISHED and chips(game) == {1: 140, 2: 50, 3: 50}
+    assert services.game_rate(game_id=game.pk) == "rated"
+    expected = _expected([START, START, START], [1, 2, 2])
+    seats = {s.seat_no: s.user for s in Seat.objects.filter(game=game, played=True)}
+    for seat, (mu, sigma) in enumerate(expected, start=1):
+        assert _rating(seats[seat], "deals") == pytest.approx((mu, sigma, 1))
