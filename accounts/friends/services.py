@@ -23,6 +23,7 @@ __all__ = [
     "friend_invite_send",
     "friend_remove",
     "friend_request_accept",
+    "friend_request_cancel",
     "friend_request_refuse",
     "friend_request_send",
     "player_block",
@@ -122,6 +123,30 @@ def friend_request_refuse(*, user: User, request_id: int) -> FriendRequest:
     ask again later). Refused as ``friend_request_accept``."""
     request = _answerable(user=user, request_id=request_id)
     request.state = RequestState.REFUSED
+    request.answered_at = timezone.now()
+    request.save(update_fields=["state", "answered_at"])
+    return request
+
+
+@transaction.atomic
+def friend_request_cancel(*, user: User, request_id: int) -> FriendRequest:
+    """``user`` withdraws their own pending request ``request_id`` (they may ask again later).
+    Refused: a request ``user`` did not send or none (``NO_SUCH_REQUEST``), one already
+    answered."""
+    if not isinstance(request_id, int) or isinstance(request_id, bool):
+        raise FriendRefused(FriendRefusal.NO_SUCH_REQUEST)
+    found = (
+        FriendRequest.objects.filter(pk=request_id, sender_id=user.pk)
+        .select_related("receiver")
+        .first()
+    )
+    if found is None:
+        raise FriendRefused(FriendRefusal.NO_SUCH_REQUEST)
+    _pair_lock(user, found.receiver)
+    request = FriendRequest.objects.select_related("receiver").get(pk=found.pk)
+    if request.state != RequestState.PENDING:
+        raise FriendRefused(FriendRefusal.REQUEST_ANSWERED)
+    request.state = RequestState.CANCELLED
     request.answered_at = timezone.now()
     request.save(update_fields=["state", "answered_at"])
     return request

@@ -144,6 +144,23 @@ def request_refuse(request: AuthenticatedHttpRequest, request_id: int) -> HttpRe
 
 @login_required
 @require_POST
+def request_cancel(request: AuthenticatedHttpRequest, request_id: int) -> HttpResponse:
+    try:
+        cancelled = services.friend_request_cancel(
+            user=request.user, request_id=_request_id(request_id)
+        )
+    except FriendRefused as exc:
+        return _refused(request, exc)
+    messages.info(
+        request,
+        _("You withdrew your friend request to %(name)s.")
+        % {"name": cancelled.receiver.public_name},
+    )
+    return _back(request)
+
+
+@login_required
+@require_POST
 def friend_remove(request: AuthenticatedHttpRequest) -> HttpResponse:
     try:
         friend = _player(request)

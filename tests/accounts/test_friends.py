@@ -135,6 +135,29 @@ def test_only_the_receiver_answers_a_request_and_only_once(user_factory: Make) -
     )
 
 
+def test_the_sender_withdraws_a_pending_request_once(user_factory: Make) -> None:
+    asha, bilal, chen = user_factory(), user_factory(), user_factory()
+    request = services.friend_request_send(sender=asha, receiver=bilal)
+    for other in (bilal, chen):  # the receiver refuses, never withdraws; a stranger neither
+        _refused(
+            FriendRefusal.NO_SUCH_REQUEST,
+            partial(services.friend_request_cancel, user=other, request_id=request.pk),
+        )
+    services.friend_request_cancel(user=asha, request_id=request.pk)
+    request.refresh_from_db()
+    assert request.state == RequestState.CANCELLED
+    assert selectors.requests_in(user=bilal) == [] and selectors.requests_out(user=asha) == []
+    _refused(
+        FriendRefusal.REQUEST_ANSWERED,
+        partial(services.friend_request_cancel, user=asha, request_id=request.pk),
+    )
+    _refused(  # the withdrawn request cannot be accepted after all
+        FriendRefusal.REQUEST_ANSWERED,
+        partial(services.friend_request_accept, user=bilal, request_id=request.pk),
+    )
+    services.friend_request_send(sender=asha, receiver=bilal)  # and may be sent again
+
+
 def test_removing_a_friend_and_removing_a_non_friend(user_factory: Make) -> None:
     asha, bilal, chen = user_factory(), user_factory(), user_factory()
     _friends(asha, bilal)
@@ -323,6 +346,11 @@ def test_the_friends_page_flow(client: Client, user_factory: Make) -> None:
     twice = client.post(reverse("friend_request_accept", args=[request.pk]))
     assert twice.status_code == 400
     assert selectors.friends_of(user=bilal) == [asha]
+    client.force_login(asha)
+    asked = services.friend_request_send(sender=asha, receiver=user_factory(display_name="Chen"))
+    withdrawn = client.post(reverse("friend_request_cancel", args=[asked.pk]), follow=True)
+    assert "You withdrew your friend request to Chen." in withdrawn.content.decode()
+    client.force_login(bilal)
     client.post(reverse("player_block"), {"player": asha.pk})
     assert selectors.is_blocked(asha, bilal) and selectors.friends_of(user=bilal) == []
     client.post(reverse("player_unblock"), {"player": asha.pk})
@@ -340,6 +368,7 @@ def test_the_friends_page_flow(client: Client, user_factory: Make) -> None:
         ("friend_request_accept", ["999999"], {}, 404),
         ("friend_request_accept", ["9" * 40], {}, 404),
         ("friend_request_refuse", ["9" * 25], {}, 404),
+        ("friend_request_cancel", ["999999"], {}, 404),
         ("friend_remove", [], {"player": "-1"}, 404),
         ("player_block", [], {"player": "1.5"}, 404),
         ("player_unblock", [], {"player": ""}, 404),
@@ -371,9 +400,11 @@ def test_the_pages_want_a_signed_in_player_and_posts(client: Client, user_factor
 
 def test_the_friends_page_in_hindi(client: Client, user_factory: Make) -> None:
     asha = user_factory(language="hi")
+    services.friend_request_send(sender=asha, receiver=user_factory())
     client.force_login(asha)
     page = client.get(reverse("friends")).content.decode()
     assert "<h1>दोस्त</h1>" in page and "खिलाड़ी खोजें" in page
+    assert "वापस लें" in page and "निकालें" not in page  # a request's "Withdraw", not money's
     refused = client.post(reverse("friend_request_send"), {"player": asha.pk})
     assert refused.status_code == 400
     assert "आप ख़ुद को दोस्ती का अनुरोध नहीं भेज सकते।" in refused.content.decode()
