@@ -467,6 +467,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
 class LobbyConsumer(AsyncWebsocketConsumer):
     language: str
+    present_id: int | None = None  # a signed-in player's id, counted in the lobby (friends online)
 
     async def connect(self) -> None:
         if await database_sync_to_async(socket_connect_limited)(self.scope):
@@ -475,8 +476,14 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         self.language = _socket_language(self.scope)
         if await _layer_join(self, lobby_group()):
             await self.accept()
+            user = _scope_user(self.scope)
+            if user is not None and user.is_authenticated:
+                self.present_id = user.pk
+                await database_sync_to_async(presence.lobby_opened)(user_id=user.pk)
 
     async def disconnect(self, code: int) -> None:
+        if self.present_id is not None:
+            await database_sync_to_async(presence.lobby_closed)(user_id=self.present_id)
         try:
             await self.channel_layer.group_discard(lobby_group(), self.channel_name)
         except Exception as error:

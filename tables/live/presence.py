@@ -53,10 +53,50 @@ def open_count(*, table_id: int, user_id: int) -> int:
     return open_counts(table_id=table_id, user_ids=[user_id])[user_id]
 
 
-def open_at(pairs: list[tuple[int, int]]) -> set[tuple[int, int]]:
-    """Which ``(table_id, user_id)`` pairs have a socket open now (one cache read)."""
-    if not pairs:
-        return set()
-    keys = {presence_key(table_id, user_id): (table_id, user_id) for table_id, user_id in pairs}
-    found = cache.get_many(list(keys))
-    return {pair for key, pair in keys.items() if int(found.get(key) or 0) > 0}
+def lobby_key(user_id: int) -> str:
+    """The cache key counting ``user_id``'s open lobby sockets (the lobby page's live counts)."""
+    return f"presence:lobby:user:{user_id}"
+
+
+def lobby_opened(*, user_id: int) -> int:
+    """Count one more lobby socket of ``user_id``; returns how many are open now."""
+    key = lobby_key(user_id)
+    cache.add(key, 0, _TTL)
+    try:
+        return int(cache.incr(key))
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, _TTL)
+        return 1
+
+
+def lobby_closed(*, user_id: int) -> int:
+    """Count one lobby socket of ``user_id`` fewer; returns how many are still open."""
+    key = lobby_key(user_id)
+    try:
+        left = int(cache.decr(key))
+    except ValueError:
+        return 0
+    if left <= 0:
+        cache.delete(key)
+        return 0
+    return left
+
+
+def online(
+    pairs: list[tuple[int, int]], user_ids: list[int]
+) -> tuple[set[tuple[int, int]], set[int]]:
+    """Which ``(table_id, user_id)`` pairs have a table socket open, and which of ``user_ids``
+    a lobby socket: one cache read for both."""
+    tables = {presence_key(table_id, user_id): (table_id, user_id) for table_id, user_id in pairs}
+    lobby = {lobby_key(user_id): user_id for user_id in user_ids}
+    if not tables and not lobby:
+        return set(), set()
+    found = cache.get_many([*tables, *lobby])
+
+    def counted(key: str) -> bool:
+        return int(found.get(key) or 0) > 0
+
+    return (
+        {pair for key, pair in tables.items() if counted(key)},
+        {user_id for key, user_id in lobby.items() if counted(key)},
+    )

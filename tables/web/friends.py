@@ -1,7 +1,7 @@
 """Friends at the tables (``accounts.friends``): the lobby's "Friends online" (friends with a
-socket open at a table where they sit, that table's name and a link to watch it) and the
-invites friends sent to their private tables; a private table's page offers its host their
-friends to invite in one click. Reads only: the invite itself is
+socket open at a table where they sit, that table's name and a link to watch it, or with the
+lobby open) and the invites friends sent to their private tables; a private table's page
+offers its host their friends to invite in one click. Reads only: the invite itself is
 ``tables.services.friends.table_friend_invite``."""
 
 from __future__ import annotations
@@ -24,14 +24,15 @@ INVITES_SHOWN = 10
 
 @dataclass(frozen=True)
 class FriendPlaying:
-    """A friend online at a table: their name, the table's id and name, whether its game runs."""
+    """A friend online: their name and, when they are at a table, its id and name and whether
+    its game runs (``table_id`` ``None``: in the lobby)."""
 
     name: str
     user_id: int
-    table_id: int
-    table_name: str
-    playing: bool
-    private: bool
+    table_id: int | None = None
+    table_name: str = ""
+    playing: bool = False
+    private: bool = False
 
 
 @dataclass(frozen=True)
@@ -42,23 +43,23 @@ class InviteShown:
 
 
 def friends_online(*, user: User) -> list[FriendPlaying]:
-    """``user``'s friends with a socket open now at a table where they sit, by name: one
-    query (the friends as a subquery, their live seats with the tables) and one cache read."""
+    """``user``'s friends online now, by name: those with a socket open at a table where they
+    sit (each such table once), and those with only the lobby open. Two queries (the friends;
+    their live seats with the tables) and one cache read."""
+    friends = {f.pk: f for f in friends_selectors.friends_query(user)}
+    if not friends:
+        return []
     seats = list(
         Seat.objects.filter(
-            user__in=friends_selectors.friends_query(user),
-            left_at__isnull=True,
-            game__status__in=LIVE_GAME_STATUSES,
+            user_id__in=list(friends), left_at__isnull=True, game__status__in=LIVE_GAME_STATUSES
         )
-        .select_related(
-            "user", "game", "table__template", "table__tournament_table__round__tournament"
-        )
+        .select_related("game", "table__template", "table__tournament_table__round__tournament")
         .order_by("user_id", "-pk")
     )
-    online = presence.open_at([(seat.table_id, seat.user_id) for seat in seats])
+    at_tables, in_lobby = presence.online([(s.table_id, s.user_id) for s in seats], list(friends))
     found = [
         FriendPlaying(
-            name=seat.user.public_name,
+            name=friends[seat.user_id].public_name,
             user_id=seat.user_id,
             table_id=seat.table_id,
             table_name=seat.table.display_name(),
@@ -66,9 +67,13 @@ def friends_online(*, user: User) -> list[FriendPlaying]:
             private=seat.table.is_private,
         )
         for seat in seats
-        if (seat.table_id, seat.user_id) in online
+        if (seat.table_id, seat.user_id) in at_tables
     ]
-    return sorted(found, key=lambda f: (f.name.lower(), f.user_id, f.table_id))
+    seen = {f.user_id for f in found}
+    found += [
+        FriendPlaying(name=friends[pk].public_name, user_id=pk) for pk in sorted(in_lobby - seen)
+    ]
+    return sorted(found, key=lambda f: (f.name.lower(), f.user_id, f.table_id or 0))
 
 
 def invites_open(*, user: User) -> list[InviteShown]:

@@ -9,6 +9,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from asgiref.sync import async_to_sync
+from channels.auth import AuthMiddlewareStack
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -21,6 +27,7 @@ from accounts.friends.models import FriendInvite
 from accounts.friends.signals import friend_invited
 from tables import services
 from tables.live import presence
+from tables.live.routing import websocket_urlpatterns
 from tables.models import Seat, Table, TableTemplate
 from tables.services.friends import table_friend_invite
 from tables.web import friends as friends_web
@@ -252,11 +259,11 @@ def test_the_lobby_shows_a_friend_online_where_they_play_with_a_watch_link(
     assert "Pool Night" in section
     assert f'href="{reverse("table", args=[seats[online.pk].table_id])}"' in section
     assert "Watch" in section
-    # Cheap: the friends online in one query, the invites in one more.
+    # Cheap: the friends online in two queries (and one cache read), the invites in one more.
     with CaptureQueriesContext(connection) as queries:
         context = friends_web.lobby_context(me)
     assert [f.name for f in context["friends_online"]] == ["Kiran"]
-    assert len(queries) == 2
+    assert len(queries) == 3
     # The socket closed: no longer online.
     presence.socket_closed(table_id=seats[online.pk].table_id, user_id=online.pk)
     assert friends_web.friends_online(user=me) == []
@@ -266,3 +273,39 @@ def test_the_lobby_friends_in_hindi(client: Client, user_factory: Callable[..., 
     client.force_login(user_factory(language="hi"))
     page = client.get(reverse("lobby")).content.decode()
     assert "ऑनलाइन दोस्त" in page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_friend_with_the_lobby_open_is_online_in_the_lobby(
+    client: Client, user_factory: Callable[..., Any]
+) -> None:
+    """Through the real lobby socket (channels' communicator, the configured channel layer)."""
+    me, pal = user_factory(display_name="Meera"), user_factory(display_name="Kiran")
+    _befriend(me, pal)
+    client.force_login(pal)
+    cookie = f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+    app = AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+
+    async def lobby_open_then_closed() -> tuple[list[str], list[str]]:
+        ws = WebsocketCommunicator(app, "/ws/lobby/", headers=[(b"cookie", cookie.encode())])
+        connected, _ = await ws.connect()
+        assert connected
+        shown = await database_sync_to_async(_online_names)(me)
+        await ws.disconnect()
+        return shown, await database_sync_to_async(_online_names)(me)
+
+    while_open, after = async_to_sync(lobby_open_then_closed)()
+    assert while_open == ["Kiran in the lobby"] and after == []
+    client.force_login(me)
+    assert presence.lobby_opened(user_id=pal.pk) == 1
+    section = client.get(reverse("lobby")).content.decode().split('id="friends-online"')[1]
+    section = section.split("</section>")[0]
+    assert "Kiran" in section and "in the lobby" in section and "Watch" not in section
+    presence.lobby_closed(user_id=pal.pk)
+
+
+def _online_names(user: Any) -> list[str]:
+    return [
+        f"{f.name} in the lobby" if f.table_id is None else f"{f.name} at {f.table_name}"
+        for f in friends_web.friends_online(user=user)
+    ]
