@@ -18,7 +18,9 @@ def test_a_friend_request_sent_and_accepted_between_two_browsers(page, new_page)
     page.click("nav.site-nav >> text=Friends")
     page.wait_for_url("**/accounts/friends/")
     page.fill("#friend-q", "bil")  # the results arrive as she types (htmx)
-    page.locator("#found-players .friend-row", has_text="Bilal Khan").wait_for()
+    found = page.locator("#found-players .friend-row", has_text="Bilal Khan")
+    found.wait_for()
+    assert found.locator("button.block-player").is_visible()  # seen, not white on white
     assert "/accounts/friends/" in page.url and "q=" not in page.url  # no page load
     page.click("#found-players button.add-friend")
     page.wait_for_url("**/accounts/friends/?q=bil")
