@@ -265,6 +265,10 @@ def test_a_private_table_is_rated_unless_its_host_chose_casual(
     client.force_login(other)
     client.post(reverse("private_create", args=[template.pk]), {"casual": "1"})
     assert Table.objects.get(host=other).casual is True
+    forger = welcomed()
+    client.force_login(forger)
+    answer = client.post(reverse("private_create", args=[template.pk]), {"casual": "x" * 10_000})
+    assert answer.status_code == 302 and Table.objects.get(host=forger).casual is False
 
 
 def test_a_cancelled_game_is_not_rated(

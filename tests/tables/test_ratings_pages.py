@@ -13,7 +13,9 @@ from typing import Any
 import pytest
 from django.contrib.admin.models import LogEntry
 from django.core.cache import cache
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from tables_testkit import TableDriver
 
@@ -106,6 +108,16 @@ def test_the_table_shows_each_persons_rating_beside_the_name(
     assert (
         f'<small class="seat-rating" title="Rating">{winner_figure[t.users[2].pk]}</small>' in page
     )
+
+
+def test_the_badges_cost_one_statement_then_none(rated_game: TableDriver) -> None:
+    ids = [u.pk for u in rated_game.users.values()]
+    with CaptureQueriesContext(connection) as first:
+        badges = selectors.seat_badges(user_ids=ids, variant="points")
+    with CaptureQueriesContext(connection) as second:
+        again = selectors.seat_badges(user_ids=ids, variant="points")
+    assert len(first.captured_queries) == 1 and len(second.captured_queries) == 0
+    assert badges == again and len(badges) == 2
 
 
 # --------------------------------------------------------------------------- Play now
