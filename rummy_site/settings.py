@@ -10,6 +10,8 @@ to start without ``SECRET_KEY`` and ``ALLOWED_HOSTS``.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import os
 import secrets
 import tempfile
@@ -574,6 +576,22 @@ VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY", "")
 VAPID_SUBJECT = env_str("VAPID_SUBJECT", f"mailto:{SUPPORT_EMAIL}")
 if bool(VAPID_PUBLIC_KEY) != bool(VAPID_PRIVATE_KEY):
     raise ImproperlyConfigured("Set both VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, or neither.")
+
+
+def _b64url_length(text: str) -> int:
+    try:
+        return len(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
+    except (binascii.Error, ValueError):
+        return -1
+
+
+if VAPID_PUBLIC_KEY and (
+    _b64url_length(VAPID_PUBLIC_KEY) != 65 or _b64url_length(VAPID_PRIVATE_KEY) != 32
+):
+    raise ImproperlyConfigured(
+        "VAPID_PUBLIC_KEY must be base64url of a 65-byte P-256 point and VAPID_PRIVATE_KEY "
+        "of a 32-byte key: manage.py make_vapid_keys prints a pair."
+    )
 # The push services a subscription may name (a host or a parent domain: the server posts to
 # it), how long a push service keeps an undelivered notice, and the wait for its answer.
 PUSH_ENDPOINT_HOSTS = env_list(

@@ -6,11 +6,15 @@ the manifest, the service worker and the offline page are served as browsers nee
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from io import StringIO
 from typing import Any
 
 import pytest
+from django.conf import settings as django_settings
 from django.core.management import call_command
 from django.db import transaction
 from django.test import Client
@@ -18,6 +22,7 @@ from py_vapid import Vapid
 
 from accounts import services as account_services
 from accounts.friends.signals import friend_invited, friend_request_sent
+from accounts.push.management.commands.make_vapid_keys import vapid_keys_new
 from accounts.push.models import PushKind, PushSent, PushSubscription
 from accounts.push.services import push_notify, push_preferences_set
 from accounts.push.tasks import push_send
@@ -361,3 +366,26 @@ def test_make_vapid_keys_prints_a_pair_that_signs(db: Any) -> None:
         token["Authorization"], lines["VAPID_PUBLIC_KEY"], "https://push.example.com"
     )
     assert ok and claims["sub"] == "mailto:a@example.com"
+
+
+def _settings_load(**env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"],
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "rummy_site.settings", **env},
+        capture_output=True,
+        text=True,
+        cwd=django_settings.BASE_DIR,
+        timeout=60,
+    )
+
+
+def test_keys_that_are_not_a_vapid_pair_stop_the_start() -> None:
+    public, private = vapid_keys_new()
+    assert _settings_load(VAPID_PUBLIC_KEY=public, VAPID_PRIVATE_KEY=private).returncode == 0
+    for pair in (
+        {"VAPID_PUBLIC_KEY": public},
+        {"VAPID_PUBLIC_KEY": "abc", "VAPID_PRIVATE_KEY": "d"},
+    ):
+        result = _settings_load(**pair)
+        assert result.returncode != 0
+        assert "VAPID_PRIVATE_KEY" in result.stderr
