@@ -9,7 +9,6 @@ ratings saved. A worker that dies in between leaves nothing; the next run rates 
 
 from __future__ import annotations
 
-import logging
 from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, transaction
@@ -31,8 +30,6 @@ __all__ = [
     "games_unrated_rate",
     "rating_reset",
 ]
-
-logger = logging.getLogger(__name__)
 
 REASON_MAX = 500
 
@@ -67,6 +64,7 @@ def _ratings_locked(user_ids: list[int], family: str) -> dict[int, Rating]:
 
 
 def _change_write(change: RatingChange) -> None:
+    """The one write of a game's change (the crash test's seam: it dies after the first)."""
     change.save()
 
 
