@@ -9,17 +9,22 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from django.contrib.auth import get_user_model
 
+from accounts.push.management.commands.make_vapid_keys import vapid_keys_new
+from accounts.push.models import PushSubscription
+from tests.accounts.push_kit import BrowserKeys
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, login
+from tests.live_server import running_daphne, server_env
 
 PASSWORD = "tiles-and-tigers-42"
 
 
-@pytest.fixture
-def page(transactional_db, live_server_url) -> Iterator[object]:
+@contextmanager
+def _persistent_page(base_url: str) -> Iterator[object]:
     """A page in a chromium profile of its own on disk: Chromium never offers to install a
     site from an incognito context (Playwright's ordinary contexts are), so the installability
     checks need a persistent one."""
@@ -33,7 +38,7 @@ def page(transactional_db, live_server_url) -> Iterator[object]:
                 profile,
                 executable_path=CHROMIUM,
                 args=CHROMIUM_ARGS,
-                base_url=live_server_url,
+                base_url=base_url,
                 viewport={"width": 1280, "height": 860},
             )
             context.set_default_timeout(10_000)
@@ -44,6 +49,12 @@ def page(transactional_db, live_server_url) -> Iterator[object]:
             os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
         else:
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture
+def page(transactional_db, live_server_url) -> Iterator[object]:
+    with _persistent_page(live_server_url) as pg:
+        yield pg
 
 
 def _worker_active(page) -> None:
@@ -103,3 +114,54 @@ def test_offline_a_page_shows_the_offline_page_and_no_private_page_is_kept(
     assert page.locator("h1").first.inner_text() == "You are offline"
     assert "meera" not in page.content()
     page.context.set_offline(False)
+
+
+# The browser's own subscribe needs a real push service (Google's, for Chromium), which a test
+# cannot reach: the page's PushManager.subscribe is replaced by one that answers as a browser
+# does, so the page's own code (static/js/push.js) is what is tested.
+FAKE_SUBSCRIBE = """
+window.__subscribeCalls = 0;
+PushManager.prototype.subscribe = async function (options) {
+  window.__subscribeCalls += 1;
+  window.__subscribeKey = Array.from(new Uint8Array(options.applicationServerKey)).length;
+  const json = {
+    endpoint: "https://fcm.googleapis.com/fcm/send/test-" + Date.now(),
+    expirationTime: null,
+    keys: {
+      p256dh: "%(p256dh)s",
+      auth: "%(auth)s",
+    },
+  };
+  return { endpoint: json.endpoint, toJSON: function () { return json; } };
+};
+"""
+
+
+def test_the_profile_asks_permission_only_on_the_button_and_posts_the_subscription(
+    transactional_db,
+) -> None:
+    public, private = vapid_keys_new()
+    get_user_model().objects.create_user(username="meera", password=PASSWORD)
+    env = server_env(VAPID_PUBLIC_KEY=public, VAPID_PRIVATE_KEY=private)
+    with running_daphne(env) as url, _persistent_page(url) as page:
+        keys = BrowserKeys()
+        page.context.add_init_script(FAKE_SUBSCRIBE % {"p256dh": keys.p256dh, "auth": keys.auth})
+        page.goto("/")
+        _worker_active(page)
+        login(page, "meera", PASSWORD)
+        page.goto("/accounts/profile/")
+        page.wait_for_function("() => document.getElementById('push-settings').dataset.pushState")
+        # Nothing asked on load: the permission is still the browser's default.
+        assert page.evaluate("() => Notification.permission") == "default"
+        assert page.evaluate("() => window.__subscribeCalls") == 0
+        assert page.locator("#push-on").is_visible()
+        page.context.grant_permissions(["notifications"])
+        page.click("#push-on")
+        page.wait_for_function(
+            "() => document.getElementById('push-settings').dataset.pushState === 'on'"
+        )
+        assert page.evaluate("() => window.__subscribeKey") == 65
+        assert page.locator("#push-result").inner_text() == "Notifications are on in this browser."
+        saved = PushSubscription.objects.get(user__username="meera")
+        assert saved.endpoint.startswith("https://fcm.googleapis.com/fcm/send/test-")
+        assert (saved.p256dh, saved.auth) == (keys.p256dh, keys.auth)
