@@ -10,6 +10,7 @@ import os
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -24,7 +25,7 @@ PASSWORD = "tiles-and-tigers-42"
 
 
 @contextmanager
-def _persistent_page(base_url: str) -> Iterator[object]:
+def _persistent_page(base_url: str) -> Iterator[Any]:
     """A page in a chromium profile of its own on disk: Chromium never offers to install a
     site from an incognito context (Playwright's ordinary contexts are), so the installability
     checks need a persistent one."""
