@@ -93,6 +93,7 @@ def run(moves: int) -> None:
     from tables.engines import engine_of, game_state
     from tables.live import presence, realtime
     from tables.models import Game
+    from tables.rules.game import GameState
 
     table, users = six_seat_table("bench")
     for user in users:
@@ -172,18 +173,20 @@ def run(moves: int) -> None:
         game = Game.objects.get(table=table)
         engine = engine_of(game.variant)
         state = game_state(game)
-        if state.deal is None:  # the deal is over (the closed deck ran out): stop there
+        # the deal is over (the closed deck ran out): stop there
+        if not isinstance(state, GameState) or state.deal is None or state.deal.turn is None:
             break
         seat_no = state.deal.turn
         view = engine.view(state, seat_no)
         client = clients[seat_no - 1]
         data: dict[str, Any] = {"version": game.version, "game": game.pk}
-        if "pick_closed" in view["allowed"]:
+        if "pick_closed" in view.allowed:
             data["action"] = "pick_closed"
         else:
-            hand = view["hand"]
+            hand = view.hand
+            assert hand is not None
             data["action"] = "discard"
-            data["card"] = hand.get("picked") or hand["groups"][-1][-1]
+            data["card"] = hand.picked or hand.groups[-1][-1]
         before = dict(realtime.renders)
         started = time.thread_time()
         response = client.post(url, urlencode(data), content_type=FORM, HTTP_HX_REQUEST="true")

@@ -68,6 +68,7 @@ def _play_deal(template: Any, users: list[Any], seed: int) -> Any:
         if game.status != GameStatus.RUNNING:
             break
         state = game_state(game)
+        assert state is not None
         for seat, user in enumerate(users, start=1):
             choice = services.bot_choose(engine=engine, state=state, seat=seat, seed=seed)
             if choice is not None:
@@ -75,7 +76,7 @@ def _play_deal(template: Any, users: list[Any], seed: int) -> Any:
                 services.game_act(
                     game_id=game.pk,
                     user=user,
-                    action=choice["type"],
+                    action=str(choice["type"]),
                     payload=payload,
                     expected_version=game.version,
                 )

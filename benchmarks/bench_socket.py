@@ -60,20 +60,24 @@ def _next_move(table: Any) -> tuple[int, dict[str, str]] | None:
     """The seat on turn and its move's fields (pick closed, then discard what it drew)."""
     from tables.engines import engine_of, game_state
     from tables.models import Game
+    from tables.rules.game import GameState
 
     game = Game.objects.get(table=table)
     state = game_state(game)
-    if game.status != "running" or state.deal is None:
+    if game.status != "running" or not isinstance(state, GameState) or state.deal is None:
+        return None
+    if state.deal.turn is None:
         return None
     seat_no = state.deal.turn
     view = engine_of(game.variant).view(state, seat_no)
     fields = {"version": str(game.version), "game": str(game.pk)}
-    if "pick_closed" in view["allowed"]:
+    if "pick_closed" in view.allowed:
         fields["action"] = "pick_closed"
     else:
-        hand = view["hand"]
+        hand = view.hand
+        assert hand is not None
         fields["action"] = "discard"
-        fields["card"] = hand.get("picked") or hand["groups"][-1][-1]
+        fields["card"] = hand.picked or hand.groups[-1][-1]
     return seat_no, fields
 
 

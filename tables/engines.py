@@ -15,7 +15,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from tables.rules.errors import InvalidSettings, Refusal
-from tables.rules.variants import engine_for
+from tables.rules.settings import GameSettings
+from tables.rules.variants import EngineState, ServerEngine, engine_for
 
 __all__ = [
     "MELD_FIELDS",
@@ -96,15 +97,17 @@ PLAYER_ACTIONS: dict[str, frozenset[str]] = {
 OPTIONAL_FIELDS = frozenset({"end", "group", "index"})
 
 
-def engine_of(variant: str) -> Any:
+def engine_of(variant: str) -> ServerEngine:
     """The engine that plays ``variant`` (``tables.rules.variants.engine_for``)."""
     return engine_for(variant)
 
 
 def settings_field_names(variant: str) -> frozenset[str]:
     """The setting names the engine of ``variant`` knows."""
-    engine = engine_of(variant)
-    return frozenset(f.name for f in dataclasses.fields(engine.settings_for(variant)))
+    settings = engine_of(variant).settings_for(variant)
+    if not dataclasses.is_dataclass(settings):
+        return frozenset(settings.to_json())
+    return frozenset(f.name for f in dataclasses.fields(settings))
 
 
 def template_settings(template: Any) -> Any:
@@ -150,7 +153,7 @@ def template_settings(template: Any) -> Any:
         raise InvalidSettings(
             Refusal.STAKE_POINT_VALUE if template.variant == "points" else Refusal.STAKE_ENTRY_FEE
         )
-    if template.variant == "points":
+    if template.variant == "points" and isinstance(settings, GameSettings):
         worst = max(settings.full_count, settings.wrong_show, settings.middle_drop)
         if settings.points_buy_in_multiple < worst:
             raise InvalidSettings(Refusal.BUY_IN_TOO_LOW, count=worst)
@@ -177,7 +180,7 @@ def game_settings(game: Any) -> Any:
     return engine_of(game.variant).settings_from_json(game.settings)
 
 
-def game_state(game: Any) -> Any:
+def game_state(game: Any) -> EngineState | None:
     """The engine state of a started game (``None`` before the start), decoded once per game
     and version in this process: states are immutable and a version names one committed
     state, so the decoded value is shared by every reader of that version."""
@@ -201,7 +204,7 @@ def state_key(game: Any) -> tuple[Any, ...]:
     return (game.pk, game.created_at, game.version)
 
 
-def game_state_remember(*, key: tuple[Any, ...], state: Any) -> None:
+def game_state_remember(*, key: tuple[Any, ...], state: EngineState | None) -> None:
     """Keep the decoded ``state`` under ``state_key(game)`` (call after the commit only: a
     version rolled back could be taken again by another state)."""
     if state is None:
@@ -214,6 +217,6 @@ def game_state_remember(*, key: tuple[Any, ...], state: Any) -> None:
 
 
 # Decoded states by ``state_key``, least recently used first.
-_STATES: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+_STATES: OrderedDict[tuple[Any, ...], EngineState] = OrderedDict()
 _STATES_LOCK = threading.Lock()
 _STATES_MAX = 4096

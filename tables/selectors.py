@@ -30,13 +30,12 @@ from tables.models import (
 )
 from tables.readmodel import (
     Commitment,
-    GameView,
     SeatRead,
     Settlement,
     TableRead,
-    game_view_of,
 )
 from tables.rules import fairness
+from tables.rules.engine_view import EngineView
 from tables.rules.replay import LoggedMove, events_match, replay_moves
 
 if TYPE_CHECKING:
@@ -223,7 +222,7 @@ def commitment_view(*, game: Game | None, deal: Deal | None, is_player: bool) ->
     shoe = deal.shoe.get("shoe", {}) if isinstance(deal.shoe, dict) else {}
     return Commitment(
         number=deal.number,
-        word="Hand" if game.variant == "classic" else "Deal",
+        word=engine_of(game.variant).traits.deal_word,
         commitment=deal.shoe_commitment,
         revealed=ended,
         secret=deal.shoe_secret if ended else "",
@@ -269,7 +268,7 @@ def table_view_data(
     )
     if my_seat is not None and live and my_seat.left_at is not None:
         my_seat = None
-    view: GameView | None = None
+    view: EngineView | None = None
     allowed: tuple[str, ...] = ()
     rules: Any = None
     if game is not None and game.state is not None:
@@ -278,7 +277,7 @@ def table_view_data(
             state = game_state(game)
         rules = state.settings
         viewer = my_seat.seat_no if my_seat is not None and my_seat.played else None
-        view = game_view_of(engine.view(state, viewer))
+        view = engine.view(state, viewer)
         if viewer is not None and live and game.status == GameStatus.RUNNING:
             allowed = tuple(_normalise_allowed(view.allowed))
     waiting = game is None or game.status != GameStatus.RUNNING
@@ -407,10 +406,10 @@ def deal_replay(*, deal: Deal, moves: Iterable[Move] | None = None) -> list[Repl
             seat_no=move.seat_no,
             actor=move.actor.public_name if move.actor is not None else "server",
             payload=move.payload,
-            events=list(step.events),
+            events=[dict(e) for e in step.events],
             logged_events=list(move.events),
             created_at=move.created_at,
-            state=step.state.to_json(),
+            state=dict(step.state.to_json()),
             clock=move.clock,
         )
         for move, step in zip(rows, replayed, strict=True)

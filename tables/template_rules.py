@@ -46,6 +46,8 @@ def rule_defaults(variant: str) -> dict[str, Any]:
         settings = engine_of(variant).settings_for(variant)
     except (ValueError, KeyError):
         return {}
+    if not dataclasses.is_dataclass(settings):
+        return {}
     values = {f.name: getattr(settings, f.name) for f in dataclasses.fields(settings)}
     meld = values.pop("meld", None)
     if meld is not None and dataclasses.is_dataclass(meld):

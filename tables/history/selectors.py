@@ -18,6 +18,7 @@ from tables.rules.errors import RulesError
 from tables.rules.game.state import GameState
 from tables.rules.replay import replay_moves
 from tables.rules.review import deal_review
+from tables.rules.settings import GameSettings
 from tables.selectors import deal_moves, game_places, game_points, logged_moves
 from tables.tournaments.models import RoundGame
 
@@ -230,6 +231,8 @@ def deal_review_data(*, deal: Deal, seat: int) -> dict[str, Any] | None:
     if not isinstance(before, GameState):
         return None
     settings = engine.settings_from_json(game.settings)
+    if not isinstance(settings, GameSettings):
+        return None
     try:
         replayed = replay_moves(engine, before, deal.shoe, logged_moves(deal_moves(deal=deal)))
         review = deal_review(replayed, seat=seat, settings=settings, before=before)

@@ -272,7 +272,7 @@ def _felt_unchanged(moved: TableMoved, data: TableRead) -> bool:
     if move_lines(moved.moves, str, None):
         return False
     engine = engine_of(moved.game.variant)
-    return data.view is not None and engine.view(moved.state_before, None) == data.view.raw
+    return data.view is not None and engine.view(moved.state_before, None) == data.view
 
 
 def table_push(moved: TableMoved) -> None:

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING
 
 from tables.presenters.cards import CardFace
 from tables.presenters.moves import MoveLine
-from tables.readmodel import Commitment, DealView, GameView
+from tables.readmodel import Commitment
+from tables.rules.engine_view import DealView, EngineView
 
 if TYPE_CHECKING:
     from tables.models import Game, Table
@@ -282,7 +283,7 @@ class FeltView:
     is_pool: bool
     is_deals: bool
     is_classic: bool
-    view: GameView | None
+    view: EngineView | None
     seats_max: int
     seats_min: int
     join_open: bool

@@ -29,7 +29,8 @@ from tables.presenters.page import (
     SheetMeld,
     SheetRow,
 )
-from tables.readmodel import GameView, TableRead
+from tables.readmodel import TableRead
+from tables.rules.engine_view import EngineView
 
 __all__ = [
     "KIND_LABELS",
@@ -132,7 +133,7 @@ def seat_money(data: TableRead) -> dict[int, dict[str, int]] | None:
 
 
 def drop_info(
-    view: GameView, rules: Any, my_seat: int | None, variant: str, currency: str
+    view: EngineView, rules: Any, my_seat: int | None, variant: str, currency: str
 ) -> DropCost | None:
     """What dropping costs the viewer now, for the Drop and Auto drop buttons: a first drop on
     the player's first turn, a middle drop later (auto drop: at the player's next turn)."""

@@ -65,7 +65,8 @@ from tables.presenters.results import (
     split_finish,
     wrong_show_reason,
 )
-from tables.readmodel import GameView, SeatRead, TableRead
+from tables.readmodel import SeatRead, TableRead
+from tables.rules.engine_view import EngineView, JsonObject, json_int, json_object, json_objects
 
 __all__ = ["present_felt", "present_seat", "ring_slots", "seat_keys", "seat_slots"]
 
@@ -218,7 +219,7 @@ def present_felt(
 def _felt_of_game(
     felt: FeltView,
     data: TableRead,
-    view: GameView,
+    view: EngineView,
     *,
     viewer_seat: int | None,
     online: dict[int, bool] | None,
@@ -231,7 +232,7 @@ def _felt_of_game(
     names, name_of = _names(data)
     deal = view.deal
     raw = view.raw
-    prize = raw.get("prize") or {}
+    prize = json_object(raw.get("prize"))
     cut = deal.cut_joker if deal is not None else None
     turn = deal.turn if deal is not None else None
     # What just happened: the public lines of the newest moves (a push: its own change's),
@@ -296,12 +297,12 @@ def _felt_of_game(
     if classic:
         melds = tuple(
             FeltMeld(
-                id=m["id"],
-                kind=m.get("kind") or "",
-                owner=m["owner"],
-                cards=tuple(faces(m["cards"])),
-                owner_name=name_of(m["owner"]),
-                kind_label=classic_meld_label(m.get("kind")),
+                id=m.id,
+                kind=m.kind,
+                owner=m.owner,
+                cards=tuple(faces(list(m.cards))),
+                owner_name=name_of(m.owner),
+                kind_label=classic_meld_label(m.kind),
             )
             for m in (deal.melds if deal is not None else ())
         )
@@ -319,13 +320,13 @@ def _felt_of_game(
             }
     show = deal.show if deal is not None else None
     money_by_seat = seat_money(data)
-    last_deal = raw.get("last_deal")
-    result = raw.get("result")
+    last_deal = json_object(raw.get("last_deal"))
+    result = json_object(raw.get("result"))
     return replace(
         felt,
         tournament_table=bool(getattr(rules, "tournament_table", False)),
         deals_count=view.deals_count,
-        prize_display=money(prize["net"], currency) if prize.get("net") else "",
+        prize_display=money(json_int(prize.get("net")), currency) if prize.get("net") else "",
         deal=deal,
         cut=card_face(cut) if cut else None,
         open_top=card_face(deal.open_top, cut) if deal is not None else None,
@@ -344,7 +345,7 @@ def _felt_of_game(
         wrong_show_seats=wrong_show_seats,
         notice=notice,
         show=ShowView(
-            name=name_of(show["seat"]),
+            name=name_of(json_int(show.get("seat")) or 0),
             groups=tuple(tuple(g) for g in groups_faces(show["groups"], cut)),
         )
         if show
@@ -361,8 +362,8 @@ def _felt_of_game(
         ).present(last_deal, cut)
         if last_deal
         else None,
-        rejoin=_rejoin(raw.get("rejoin"), currency),
-        split=_split(raw.get("split"), currency, name_of),
+        rejoin=_rejoin(json_object(raw.get("rejoin")), currency),
+        split=_split(json_object(raw.get("split")), currency, name_of),
         result=present_result(
             result,
             data=data,
@@ -378,10 +379,10 @@ def _felt_of_game(
     )
 
 
-def _scoreboard(view: GameView, variant: str, name_of: Callable[[int], str]) -> Scoreboard | None:
+def _scoreboard(view: EngineView, variant: str, name_of: Callable[[int], str]) -> Scoreboard | None:
     """Every deal (or classic hand) so far, with the running totals."""
     raw = view.raw
-    history = raw.get("history") or []
+    history = json_objects(raw.get("history"))
     if not history:
         return None
     order = [p.seat for p in view.players]
@@ -392,18 +393,24 @@ def _scoreboard(view: GameView, variant: str, name_of: Callable[[int], str]) -> 
         names=tuple(name_of(seat) for seat in order),
         rows=tuple(
             ScoreRow(
-                number=h["number"],
-                winner=name_of(h["winner"]) if h.get("winner") is not None else "",
-                points=tuple(
-                    next((x["points"] for x in h["scores"] if x["seat"] == seat), "")
-                    for seat in order
-                ),
+                number=json_int(h.get("number")) or 0,
+                winner=name_of(json_int(h.get("winner")) or 0)
+                if h.get("winner") is not None
+                else "",
+                points=tuple(_score_of(h, seat) for seat in order),
             )
             for h in history
         ),
         totals=tuple(running.get(seat) for seat in order),
         totals_label=gettext("Chips") if variant == "deals" else gettext("Total"),
     )
+
+
+def _score_of(row: JsonObject, seat: int) -> int | str:
+    """A seat's points in a scoreboard row (blank: not in that deal)."""
+    scores = json_objects(row.get("scores"))
+    points = next((json_int(x.get("points")) for x in scores if x.get("seat") == seat), None)
+    return "" if points is None else points
 
 
 def _rejoin(rejoin: Mapping[str, Any] | None, currency: str) -> RejoinOffer | None:
@@ -481,7 +488,7 @@ def present_seat(*, data: TableRead, now: float) -> SeatView:
     return _seat_of_game(seat, data, view)
 
 
-def _seat_of_game(seat: SeatView, data: TableRead, view: GameView) -> SeatView:
+def _seat_of_game(seat: SeatView, data: TableRead, view: EngineView) -> SeatView:
     """The parts of a seat shown while a game is on the table: the hand, the melds to lay off
     on, the player's notice and the drop's cost."""
     from tables.rules.melds import classify_group
@@ -513,10 +520,10 @@ def _seat_of_game(seat: SeatView, data: TableRead, view: GameView) -> SeatView:
         if "lay_off" in seat.allowed:
             melds = tuple(
                 LayOffMeld(
-                    id=m["id"],
+                    id=m.id,
                     label=gettext("%(kind)s of %(owner)s")
-                    % {"kind": classic_meld_label(m.get("kind")), "owner": name_of(m["owner"])},
-                    cards=" ".join(str(c) for c in m["cards"]),
+                    % {"kind": classic_meld_label(m.kind), "owner": name_of(m.owner)},
+                    cards=" ".join(m.cards),
                 )
                 for m in (deal.melds if deal is not None else ())
             )

@@ -21,7 +21,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .variants import GameEngine
+from .engine_view import JsonObject
+from .variants import EngineAction, EngineState, ServerEngine
 
 __all__ = ["LoggedMove", "ReplayedMove", "action_of", "events_match", "replay_moves"]
 
@@ -66,11 +67,11 @@ class ReplayedMove:
 
     move: LoggedMove
     applied: bool
-    state: Any
-    events: tuple[dict[str, Any], ...]
+    state: EngineState
+    events: tuple[JsonObject, ...]
 
 
-def action_of(engine: GameEngine, move: LoggedMove, shoe: Mapping[str, Any]) -> Any | None:
+def action_of(engine: ServerEngine, move: LoggedMove, shoe: JsonObject) -> EngineAction | None:
     """The engine action a logged move stands for: a deal's start is logged without its shoe
     (the payload names the deal) and gets the deal's stored shoe; ``None`` when the payload
     names no action."""
@@ -83,9 +84,9 @@ def action_of(engine: GameEngine, move: LoggedMove, shoe: Mapping[str, Any]) -> 
 
 
 def replay_moves(
-    engine: GameEngine,
-    state: Any,
-    shoe: Mapping[str, Any],
+    engine: ServerEngine,
+    state: EngineState,
+    shoe: JsonObject,
     moves: Iterable[LoggedMove],
 ) -> Iterator[ReplayedMove]:
     """Each of ``moves`` applied in order from ``state`` (the engine's state before the deal)."""

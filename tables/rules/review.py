@@ -250,9 +250,10 @@ def deal_review(
     number = 0
     cut_code = ""
     for index, step in enumerate(replayed):
-        previous, state = state, step.state
-        if not isinstance(state, GameState):
+        previous, after = state, step.state
+        if not isinstance(after, GameState):
             raise RulesError(Refusal.REVIEW_THIRTEEN_ONLY)
+        state = after
         events = list(step.events)
         d = state.deal if state.deal is not None else previous.deal
         if d is None:
@@ -273,7 +274,7 @@ def deal_review(
                 own = find_hand(d, seat)
                 before_hand = find_hand(previous.deal, seat) if previous.deal else None
                 if kind == "card_discarded" and own is not None:
-                    thrown = parse_card(e["card"])
+                    thrown = parse_card(str(e["card"]))
                     cards14 = [*own.cards, thrown]
                 else:
                     thrown = None

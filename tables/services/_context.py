@@ -10,19 +10,20 @@ from __future__ import annotations
 import math
 import secrets
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, TypeVar, overload
+from typing import TYPE_CHECKING, TypeVar, overload
 
 from django.db.models import QuerySet
 
 from ledger.db import retry_on_conflict
 from tables.engines import engine_of, game_state
 from tables.models import LIVE_GAME_STATUSES, Deal, Game, Move, Seat, Table
-from tables.rules.errors import InvalidMove
+from tables.rules.engine_view import JsonObject, JsonValue
 from tables.rules.game import PointsSettled
-from tables.services.errors import NotFound, NotSeated, TableRefusal
+from tables.rules.variants import EngineAction, EngineSettings, EngineState, ServerEngine
+from tables.services.errors import NotFound, NotSeated, TableError, TableRefusal
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -64,7 +65,7 @@ def to_dt(ts: float | None) -> datetime | None:
     return datetime.fromtimestamp(math.ceil(ts * 1_000_000) / 1_000_000, tz=UTC)
 
 
-def deal_shoe_new(*, game: Game, settings: Any) -> Any:
+def deal_shoe_new(*, game: Game, settings: EngineSettings) -> EngineAction:
     """The engine's start-deal action for the next deal of ``game``: a freshly shuffled shoe
     (``secrets``, Fisher-Yates). Tests replace this function to plant known hands."""
     return engine_of(game.variant).new_start_deal(settings)
@@ -84,9 +85,9 @@ class Ctx:
     seats: list[Seat]
     now: float
     changed: bool = False
-    _engine: Any = None
-    _settings: Any = None
-    _state: Any = None
+    _engine: ServerEngine | None = None
+    _settings: EngineSettings | None = None
+    _state: EngineState | None = None
     _state_stale: bool = False
     # The game's deals as this write knows them, read once by ``open_deal``: the newest deal
     # (kept for the pushes: its shoe commitment) and the one being played (``None`` between
@@ -95,12 +96,12 @@ class Ctx:
     last_deal: Deal | None = None
     deal_in_play: Deal | None = None
     # What the push after the commit tells about this change ("what just happened").
-    moves: list[dict[str, Any]] = field(default_factory=list)
+    moves: list[dict[str, JsonValue]] = field(default_factory=list)
     money_moved: bool = False  # a rejoin fee was paid (the game's end says so by its status)
     points_settled: PointsSettled | None = None  # the points game's settlement, for the payout
     bots_stuck: bool = False  # no computer player could act: the engine's own deadline runs
     start_version: int = -1  # the version the game was at when locked
-    _start_state: Any = None
+    _start_state: EngineState | None = None
     _start_captured: bool = False
     _start_lobby: tuple[str, str, int] = ("", "", 0)
 
@@ -118,42 +119,54 @@ class Ctx:
         return self._lobby_facts() != self._start_lobby
 
     @property
-    def start_state(self) -> Any:
+    def start_state(self) -> EngineState | None:
         """The decoded state at ``start_version`` (``None`` before the game began)."""
         if not self._start_captured:
             return self.state
         return self._start_state
 
     @property
-    def engine(self) -> Any:
+    def engine(self) -> ServerEngine:
         if self._engine is None:
             self._engine = engine_of(self.game.variant)
         return self._engine
 
     @property
-    def settings(self) -> Any:
+    def settings(self) -> EngineSettings:
         if self._settings is None:
             self._settings = self.engine.settings_from_json(self.game.settings)
         return self._settings
 
     @property
-    def state(self) -> Any:
+    def state(self) -> EngineState | None:
         if self._state is None and self.game.state is not None:
             self._state = game_state(self.game)  # decoded once per version in this process
         return self._state
 
     @state.setter
-    def state(self, value: Any) -> None:
+    def state(self, value: EngineState | None) -> None:
         if not self._start_captured:  # kept for the pushes: what changed for each seat
             self._start_state = self.state
             self._start_captured = True
         self._state = value
         self._state_stale = True  # encoded once, when saved (``state_json``)
 
-    def state_json(self) -> Any:
+    def running_state(self) -> EngineState:
+        """The state of a started game (``TableError`` before the start)."""
+        state = self.state
+        if state is None:
+            raise TableError(TableRefusal.GAME_NOT_STARTED)
+        return state
+
+    def deal_due(self, now: float) -> bool:
+        """Whether a started game's next deal is due at ``now`` (the engine says)."""
+        state = self.state
+        return state is not None and self.engine.deal_due(state, now)
+
+    def state_json(self) -> JsonObject | None:
         """The game's state as stored: encoded now if the engine moved it since."""
-        if self._state_stale:
-            self.game.state = self._state.to_json()
+        if self._state_stale and self._state is not None:
+            self.game.state = dict(self._state.to_json())
             self._state_stale = False
         return self.game.state
 
@@ -172,7 +185,7 @@ class Ctx:
         return None
 
 
-def lock_table(table_id: Any) -> Table:
+def lock_table(table_id: object) -> Table:
     if not isinstance(table_id, int) or isinstance(table_id, bool) or table_id <= 0:
         raise NotFound(TableRefusal.NO_SUCH_TABLE)
     try:
@@ -211,7 +224,7 @@ def live_game_id(table: Table) -> int | None:
     return game_id
 
 
-def lock_game(game_id: Any, now: float) -> Ctx:
+def lock_game(game_id: object, now: float) -> Ctx:
     """Lock a game's table, the game and its seats (in that order)."""
     if not isinstance(game_id, int) or isinstance(game_id, bool) or game_id <= 0:
         raise NotFound(TableRefusal.NO_SUCH_GAME)
@@ -226,7 +239,7 @@ def check_user(user: User) -> None:
         raise NotSeated(TableRefusal.SIGN_IN_TO_SIT)
 
 
-def engine_action(ctx: Ctx, name: str, **values: Any) -> Any:
+def engine_action(ctx: Ctx, name: str, **values: object) -> EngineAction:
     """The engine action ``name`` (a ``PLAYER_ACTIONS`` name, or ``timeout``...) with ``values``."""
     return ctx.engine.action_from_json({"type": name, **values})
 
@@ -235,10 +248,10 @@ def record_move(
     ctx: Ctx,
     *,
     action: str,
-    payload: Mapping[str, Any],
-    actor: Any = None,
+    payload: JsonObject,
+    actor: User | None = None,
     seat_no: int | None = None,
-    events: Sequence[Mapping[str, Any]] = (),
+    events: Sequence[JsonObject] = (),
     deal: Deal | None = None,
 ) -> Move:
     ctx.game.version += 1
@@ -273,14 +286,7 @@ def open_deal(ctx: Ctx) -> Deal | None:
 
 def player_status(ctx: Ctx, seat_no: int) -> str:
     state = ctx.state
-    try:
-        player = state.player(seat_no)
-    except (InvalidMove, ValueError):
-        return "unknown"
-    status = getattr(player, "status", None)
-    if status is None:  # the classic engine keeps a flag
-        status = "left" if getattr(player, "left", False) else "in"
-    return str(status)
+    return "unknown" if state is None else ctx.engine.player_status(state, seat_no)
 
 
 def bot_seats(ctx: Ctx) -> list[int]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from celery import current_app
 from django.conf import settings as django_settings
@@ -24,6 +24,7 @@ from tables.events import UNKNOWN_DEAL, TableMoved, table_moved_publish
 from tables.models import LIVE_GAME_STATUSES, DeadlineKind, Deal, GameStatus, TableStatus
 from tables.rules import classic, fairness
 from tables.rules.game import DealEnded, DealStarted, GameEnded, PointsSettled, Rejoined
+from tables.rules.variants import EngineAction, EngineEvent
 from tables.services import _context
 from tables.services._context import (
     Ctx,
@@ -38,6 +39,9 @@ from tables.services._context import (
 from tables.services.errors import TableError, TableRefusal
 from tables.services.settlement import rejoin_paid, settle
 from tables.signals import push_observed
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -69,8 +73,8 @@ _BOT_TRIGGERS = frozenset({"pick_closed", "discard", "submit_meld", "split_accep
 
 
 def apply_action(
-    ctx: Ctx, action: Any, *, actor: Any = None, deal: Deal | None = None
-) -> list[Any]:
+    ctx: Ctx, action: EngineAction, *, actor: User | None = None, deal: Deal | None = None
+) -> list[EngineEvent]:
     """Apply one engine action, record it as a move, and handle its events."""
     state = ctx.state
     if state is None:
@@ -95,7 +99,7 @@ def apply_action(
     return events
 
 
-def _handle_events(ctx: Ctx, events: Iterable[Any]) -> None:
+def _handle_events(ctx: Ctx, events: Iterable[EngineEvent]) -> None:
     """What the server does on the engine's events (both engines share all but ``DealStarted``;
     the others change nothing outside the game's state)."""
     for event in events:
@@ -123,9 +127,8 @@ def _handle_events(ctx: Ctx, events: Iterable[Any]) -> None:
                 settle(ctx, event)
 
 
-def _allowed(ctx: Ctx, seat_no: int) -> list[str]:
-    view = ctx.engine.view(ctx.state, seat_no)
-    return list(view.get("allowed", ()))
+def _allowed(ctx: Ctx, seat_no: int) -> tuple[str, ...]:
+    return ctx.engine.view(ctx.running_state(), seat_no).allowed
 
 
 def _bots_pending(ctx: Ctx) -> bool:
@@ -145,7 +148,7 @@ def sync_deadline(ctx: Ctx) -> None:
     or a computer player's think time, whichever comes first."""
     game = ctx.game
     if game.status == GameStatus.RUNNING:
-        state = ctx.state
+        state = ctx.running_state()
         deadline: float | None = state.deadline
         kind = DeadlineKind(state.deadline_kind or DeadlineKind.NONE)
         if deadline is not None and kind in GRACE_KINDS:
@@ -246,7 +249,7 @@ def continue_play(ctx: Ctx) -> None:
     """What the server does at once after an action: deal when a deal is due (a new game, a
     break already over)."""
     for _attempt in range(8):
-        if ctx.game.status != GameStatus.RUNNING or not ctx.engine.deal_due(ctx.state, ctx.now):
+        if ctx.game.status != GameStatus.RUNNING or not ctx.deal_due(ctx.now):
             return
         deal_next(ctx)
 
@@ -299,7 +302,7 @@ def deal_next(ctx: Ctx) -> Deal:
     return deal
 
 
-def game_write(*, game_id: Any, now: float, body: Callable[[Ctx], T], save: bool = True) -> T:
+def game_write(*, game_id: object, now: float, body: Callable[[Ctx], T], save: bool = True) -> T:
     """One transaction on a game: lock its table, the game and its seats, run ``body``, then
     save (always, or with ``save=False`` only when ``body`` changed something)."""
 

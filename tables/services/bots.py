@@ -5,14 +5,16 @@ and playing it through the pipeline."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any, cast
 
 from django.contrib.auth import get_user_model
 
 from tables.models import BotProfile, GameStatus, Move
+from tables.rules.engine_view import JsonObject
 from tables.rules.errors import RulesError
 from tables.rules.game.bot import STRENGTHS, Strength
+from tables.rules.variants import EngineState, ServerEngine
 from tables.services._context import Ctx, bot_seats, now_or_clock, open_deal
 from tables.services._pipeline import apply_action, continue_play, game_write
 
@@ -39,13 +41,13 @@ def bot_users_ensure(*, count: int) -> list[Any]:
 
 def bot_choose(
     *,
-    engine: Any,
-    state: Any,
+    engine: ServerEngine,
+    state: EngineState,
     seat: int,
     strength: Strength = "medium",
-    events: Iterable[Mapping[str, Any]] = (),
+    events: Iterable[JsonObject] = (),
     seed: int = 0,
-) -> dict[str, Any] | None:
+) -> JsonObject | None:
     """The action (as engine JSON, without the seat) a computer player takes now, or ``None``.
 
     13-card games: ``tables.rules.game.bot`` decides for the ``strength`` (easy, medium, hard)
@@ -53,13 +55,10 @@ def bot_choose(
     record built from ``events`` (the deal's logged events; a closed pick's card is never
     read). Classic: ``tables.rules.classic.classic_bot_decide`` for the strength, from the
     seat's own view."""
-    return cast(
-        "dict[str, Any] | None",
-        engine.bot_action(state, seat, strength=strength, events=events, seed=seed),
-    )
+    return engine.bot_action(state, seat, strength=strength, events=events, seed=seed)
 
 
-def _deal_events(ctx: Ctx) -> list[dict[str, Any]]:
+def _deal_events(ctx: Ctx) -> list[JsonObject]:
     """The events logged since the current deal was dealt (what the table has seen of it; the
     bot reads only its public part, ``public_record``)."""
     deal = open_deal(ctx)
@@ -83,11 +82,11 @@ def bots_play(ctx: Ctx) -> int:
     strength = bot_strength_of(ctx)
     for seat_no in bot_seats(ctx):
         for _ in range(12):  # a whole turn: pick, lay down / lay off (classic), then discard
-            if ctx.game.status != GameStatus.RUNNING or ctx.engine.deal_due(ctx.state, ctx.now):
+            if ctx.game.status != GameStatus.RUNNING or ctx.deal_due(ctx.now):
                 break
             choice = bot_choose(
                 engine=ctx.engine,
-                state=ctx.state,
+                state=ctx.running_state(),
                 seat=seat_no,
                 strength=strength,
                 events=_deal_events(ctx) if strength == "hard" else (),

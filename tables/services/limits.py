@@ -10,7 +10,7 @@ seat the player at most ``SEATS_PER_PLAYER_MAX`` times).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
@@ -39,7 +39,7 @@ def player_lock(user: User) -> None:
         list(get_user_model()._default_manager.select_for_update().filter(pk=pk).values("pk"))
 
 
-def template_lock(template_id: Any) -> TableTemplate | None:
+def template_lock(template_id: object) -> TableTemplate | None:
     """Lock a template row (``select_for_update``): serialises seat choice and table opening
     for its tables. ``None`` when there is no such template."""
     if not isinstance(template_id, int) or isinstance(template_id, bool):
@@ -47,7 +47,7 @@ def template_lock(template_id: Any) -> TableTemplate | None:
     return TableTemplate.objects.select_for_update().filter(pk=template_id).first()
 
 
-def template_lock_for_table(table_id: Any) -> TableTemplate | None:
+def template_lock_for_table(table_id: object) -> TableTemplate | None:
     """Lock the template of table ``table_id`` (before the table itself: the fixed order)."""
     if not isinstance(table_id, int) or isinstance(table_id, bool):
         return None

@@ -13,7 +13,6 @@ from django.db import transaction
 from tables.engines import OPTIONAL_FIELDS, PLAYER_ACTIONS
 from tables.models import Deal, Game, GameStatus, Seat
 from tables.rules.errors import RulesError
-from tables.rules.evaluate import evaluate_hand
 from tables.services._context import Ctx, check_user, engine_action, now_or_clock
 from tables.services._pipeline import apply_action, begin_game, continue_play, deal_next, game_write
 from tables.services.errors import (
@@ -55,7 +54,7 @@ def deal_start(*, game: Game, now: float | None = None) -> Deal:
     now = now_or_clock(now)
 
     def body(ctx: Ctx) -> Deal:
-        if ctx.game.status != GameStatus.RUNNING or not ctx.engine.deal_due(ctx.state, now):
+        if ctx.game.status != GameStatus.RUNNING or not ctx.deal_due(now):
             raise TableError(TableRefusal.NO_DEAL_DUE)
         deal = deal_next(ctx)
         return deal
@@ -69,7 +68,7 @@ def deal_start(*, game: Game, now: float | None = None) -> Deal:
 INDEPENDENT_ACTIONS = frozenset({"arrange", "submit_meld", "set_auto_drop"})
 
 
-def _payload_check(*, action: Any, payload: Any) -> None:
+def _payload_check(*, action: object, payload: object) -> None:
     """Refuse an action that is not one of ``PLAYER_ACTIONS``, or whose payload lacks a field
     or has one more: the one check of a player's action's shape, whoever sends it (the view
     only reads the form's fields into values)."""
@@ -96,7 +95,7 @@ def game_act(
     user: User,
     action: str,
     expected_version: int,
-    payload: Mapping[str, Any] | None = None,
+    payload: Mapping[str, object] | None = None,
     now: float | None = None,
     table_id: int | None = None,
 ) -> Game:
@@ -140,7 +139,7 @@ def game_act(
     )
 
 
-def check_request(*, user: User, expected_version: Any) -> None:
+def check_request(*, user: User, expected_version: object) -> None:
     check_user(user)
     if not isinstance(expected_version, int) or isinstance(expected_version, bool):
         raise ActionNotAllowed(TableRefusal.BAD_VERSION)
@@ -255,17 +254,13 @@ def deal_sort(*, game_id: int, user: User, expected_version: int, now: float | N
 
     def act(ctx: Ctx, seen: int) -> Game:
         seat = _playing_seat(ctx, user)
-        if ctx.engine.name == "classic":
+        if not ctx.engine.traits.sorts_hand:
             raise ActionNotAllowed(TableRefusal.SORT_THIRTEEN)
-        view = ctx.engine.view(ctx.state, seat.seat_no)
-        hand = view.get("hand") or {}
-        if "arrange" not in view.get("allowed", ()) or not hand.get("cards"):
+        state = ctx.running_state()
+        allowed = ctx.engine.view(state, seat.seat_no).allowed
+        groups = ctx.engine.sort_groups(state, seat.seat_no) if "arrange" in allowed else None
+        if not groups:
             raise ActionNotAllowed(TableRefusal.NO_HAND_TO_SORT)
-        meld = getattr(ctx.settings, "meld", None)
-        best = evaluate_hand(hand["cards"], view["deal"]["cut_joker"], settings=meld)
-        groups = [[c.code for c in g] for g in best.groups]
-        if best.ungrouped:
-            groups.append([c.code for c in best.ungrouped])
         move = engine_action(ctx, "arrange", seat=seat.seat_no, groups=groups)
         apply_action(ctx, move, actor=user)
         return ctx.game

@@ -4,7 +4,7 @@ before the start), computer players filling a practice table, connections going 
 from __future__ import annotations
 
 import hmac
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.utils import formats, timezone
 
@@ -72,7 +72,7 @@ def _game_open(table: Table, now: float) -> int:
     return int(game.pk)
 
 
-def _check_seat_no(seat_no: Any) -> None:
+def _check_seat_no(seat_no: object) -> None:
     if seat_no is not None and (
         not isinstance(seat_no, int) or isinstance(seat_no, bool) or not 1 <= seat_no <= 6
     ):

@@ -4,13 +4,14 @@ free practice chips. Money moves only through ``ledger.services``."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ledger import selectors as ledger_selectors
 from ledger import services as ledger_services
 from ledger.currencies import format_amount
 from ledger.errors import InsufficientFunds
 from tables.models import DeadlineKind, Game, GameStatus, Seat, TableStatus
+from tables.rules.game import GameEnded, GameState, Rejoined
 from tables.services import hooks
 from tables.services._context import Ctx, open_deal, to_dt
 from tables.services.errors import NotEnoughFunds, TableError, TableRefusal
@@ -74,11 +75,14 @@ def pot_hold(*, game: Game, user: User, amount: int, key: str, rejoin: bool = Fa
         ) from exc
 
 
-def rejoin_paid(ctx: Ctx, event: Any) -> None:
+def rejoin_paid(ctx: Ctx, event: Rejoined) -> None:
     seat_no = int(event.seat)
     seat = ctx.played_seats()[seat_no]
     amount = int(event.amount)
-    number = int(ctx.state.player(seat_no).rejoins)
+    state = ctx.running_state()
+    if not isinstance(state, GameState):  # only pool games rejoin
+        raise TableError(TableRefusal.GAME_NOT_STARTED)
+    number = int(state.player(seat_no).rejoins)
     pot_hold(
         game=ctx.game,
         user=seat.user,
@@ -90,7 +94,7 @@ def rejoin_paid(ctx: Ctx, event: Any) -> None:
     seat.save(update_fields=["entry_paid"])
 
 
-def _settlement(ctx: Ctx, event: Any) -> tuple[dict[int, int], int]:
+def _settlement(ctx: Ctx, event: GameEnded) -> tuple[dict[int, int], int]:
     """(payouts by seat, fee) that empty the pot exactly."""
     settled = ctx.points_settled
     if settled is not None:
@@ -109,7 +113,7 @@ def _settlement(ctx: Ctx, event: Any) -> tuple[dict[int, int], int]:
     return payouts, fee
 
 
-def settle(ctx: Ctx, event: Any) -> None:
+def settle(ctx: Ctx, event: GameEnded) -> None:
     """The game ended: pay the pot out exactly (payouts and fee), then free the table."""
     payouts_by_seat, fee = _settlement(ctx, event)
     seats = ctx.played_seats()

@@ -3,7 +3,7 @@ in ``tables.support.notes`` (``deal_notes``) and ``tables.support.access`` (``de
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tables.models import Deal, DealAccess, DealAccessKind, DealNote
 from tables.services.errors import TableError, TableRefusal
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 NOTE_MAX = 4000
 
 
-def deal_note_add(*, deal: Deal, author: Any, text: str) -> DealNote:
+def deal_note_add(*, deal: Deal, author: User, text: str) -> DealNote:
     """Add support's note to a deal (blank or over ``NOTE_MAX`` characters is refused)."""
     text = (text or "").strip()
     if not text:

@@ -76,14 +76,14 @@ def fire_due(ctx: Ctx) -> Fired | None:
             begin_game(ctx)
         elif kind == DeadlineKind.FILL:  # nobody else came: computer players take the empty seats
             bots_fill_and_begin(ctx)
-    elif ctx.engine.deal_due(ctx.state, ctx.now):
+    elif ctx.deal_due(ctx.now):
         deal_next(ctx)
     elif kind == DeadlineKind.BOT:
         if bots_play(ctx) == 0:
             # Nothing a bot could do: let the engine's own deadline (a missed turn) run.
             ctx.bots_stuck = True
     else:
-        state = ctx.state
+        state = ctx.running_state()
         if state.deadline is not None:
             # the stored deadline is rounded up to the microsecond: never before the engine's
             ctx.now = max(ctx.now, float(state.deadline))

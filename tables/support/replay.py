@@ -73,5 +73,4 @@ def deal_public_state(*, deal: Deal) -> dict[str, Any]:
     if game.state is None:
         return {}
     engine = engine_of(game.variant)
-    view: dict[str, Any] = engine.view(engine.state_from_json(game.state), None)
-    return view
+    return dict(engine.view(engine.state_from_json(game.state), None).raw)

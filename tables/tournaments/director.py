@@ -31,6 +31,7 @@ from typing import Any
 from tables.engines import game_state
 from tables.models import Game, GameStatus
 from tables.rules import tournament as rules
+from tables.rules.game import GameState
 from tables.services import TableRefusal, game_arranged
 from tables.services._context import in_transaction, now_or_clock, to_dt
 from tables.tournaments import services
@@ -308,6 +309,8 @@ def _game_open(
 def _game_chips(round_game: RoundGame) -> dict[int, int]:
     """Registration id -> chips at the end of a finished game."""
     state = game_state(round_game.game)
+    if not isinstance(state, GameState):  # tournaments play 13-card deals
+        return {}
     chips = {p.seat: int(p.chips) for p in state.players}
     return {reg_id: chips[n] for n, reg_id in enumerate(round_game.players, start=1)}
 

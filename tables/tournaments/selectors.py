@@ -17,6 +17,7 @@ from tables.engines import game_state
 from tables.models import GameStatus
 from tables.presenters.results import names_and
 from tables.rules import tournament as rules
+from tables.rules.game import GameState
 from tables.tournaments.models import (
     LIVE_STATUSES,
     Registration,
@@ -88,7 +89,7 @@ def _prize_rows(t: Tournament, entries: int) -> list[dict[str, Any]]:
 
 def _live_chips(round_game: RoundGame) -> dict[int, int]:
     state = game_state(round_game.game)
-    if state is None:
+    if not isinstance(state, GameState):  # not started (tournaments play 13-card deals)
         return {}
     by_seat = {p.seat: int(p.chips) for p in state.players}
     return {reg: by_seat.get(n, 0) for n, reg in enumerate(round_game.players, start=1)}

@@ -10,11 +10,11 @@ Registered once at start-up (``AppConfig.ready()``); registering twice is a no-o
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, cast
+from typing import cast
 
 from django.dispatch import Signal
 
-TablePageContext = Callable[[int], Mapping[str, Any]]
+TablePageContext = Callable[[int], Mapping[str, object]]
 
 # A Django signal (the project's one observer mechanism), sent with ``table_id``; each
 # receiver answers the context it adds.
@@ -22,7 +22,7 @@ table_page_signal = Signal()
 
 
 def table_page_register(fn: TablePageContext) -> None:
-    def receiver(sender: object, *, table_id: int, **kwargs: object) -> Mapping[str, Any]:
+    def receiver(sender: object, *, table_id: int, **kwargs: object) -> Mapping[str, object]:
         return fn(table_id)
 
     table_page_signal.connect(
@@ -30,9 +30,9 @@ def table_page_register(fn: TablePageContext) -> None:
     )
 
 
-def table_page_context(table_id: int) -> dict[str, Any]:
+def table_page_context(table_id: int) -> dict[str, object]:
     """What the registered hooks add to table ``table_id``'s full page."""
-    context: dict[str, Any] = {}
+    context: dict[str, object] = {}
     for _receiver, more in table_page_signal.send(sender=None, table_id=table_id):
-        context.update(cast("Mapping[str, Any]", more))
+        context.update(cast("Mapping[str, object]", more))
     return context

@@ -4,8 +4,6 @@ its running game's frozen settings, else its template's; otherwise the rule book
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
@@ -15,11 +13,13 @@ from ledger.currencies import format_amount
 from tables.engines import engine_of, game_settings, template_settings
 from tables.models import Game, Table
 from tables.presenters import variant_label
+from tables.rules.settings import GameSettings
+from tables.rules.variants import EngineSettings
 
 VARIANTS = ("pool101", "pool201", "deals", "points", "classic")
 
 
-def _table_settings(raw: str | None, variant: str) -> tuple[Table | None, Any]:
+def _table_settings(raw: str | None, variant: str) -> tuple[Table | None, EngineSettings | None]:
     if not raw or not raw.isdigit() or len(raw) > 12:
         return None, None
     table = Table.objects.select_related("template").filter(pk=int(raw)).first()
@@ -39,7 +39,7 @@ def rules_page(request: HttpRequest, variant: str) -> HttpResponse:
     if rules is None:
         rules = engine_of(variant).settings_for(variant)
     currency = table.template.currency if table is not None else "cash"
-    context = {
+    context: dict[str, object] = {
         "variant": variant,
         "variant_label": variant_label(variant),
         "variants": [(v, variant_label(v)) for v in VARIANTS],
@@ -55,7 +55,7 @@ def rules_page(request: HttpRequest, variant: str) -> HttpResponse:
         "turn_s": f"{rules.turn_s:g}",
         "extra_s": f"{rules.extra_time_s:g}",
     }
-    if variant != "classic":
+    if isinstance(rules, GameSettings):  # the 13-card games' own timers and scores
         context.update(
             meld_s=f"{rules.meld_window_s:g}",
             rejoin_s=f"{rules.rejoin_window_s:g}",

@@ -5,7 +5,7 @@ the engine's per-seat view, so no hidden card ever reaches a browser."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -44,7 +44,7 @@ class SignedInHtmxRequest(AuthenticatedHttpRequest):
     htmx: HtmxDetails
 
 
-def _stake_words(template: Any) -> str:
+def _stake_words(template: TableTemplate) -> str:
     """``₹10.00`` or ``₹0.50 / point``: what a seat of ``template`` costs, in money words."""
     if template.variant == "points":
         return _("%(amount)s / point") % {
@@ -53,7 +53,7 @@ def _stake_words(template: Any) -> str:
     return presenters.money(template.entry_fee, template.currency)
 
 
-def _template_rows(user: User | AnonymousUser) -> list[dict[str, Any]]:
+def _template_rows(user: User | AnonymousUser) -> list[dict[str, object]]:
     """Lobby rows, one per kind of table: "Pool 101 · ₹10.00 · 6 seats", people seated, games
     running, and whether the viewer already sits at one of its tables."""
     mine = {t.template_id: t for t in selectors.tables_of_user(user=user)}
@@ -183,7 +183,7 @@ TABLE = "tables/table.html#table"
 SEAT = "tables/table.html#seat"
 
 
-def _viewer_context(request: HttpRequest, table_id: int, *, error: str = "") -> dict[str, Any]:
+def _viewer_context(request: HttpRequest, table_id: int, *, error: str = "") -> dict[str, object]:
     """The whole table for the viewer (404 for an unknown table)."""
     try:
         return viewer.table_context(table=table_id, user=request.user, error=error)

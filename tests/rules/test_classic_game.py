@@ -630,6 +630,7 @@ def test_the_variant_registry_plays_classic_end_to_end() -> None:
     rules = engine.settings_for("classic", hands=1, entry_fee=100)
     assert engine.settings_from_json(rules.to_json()) == rules
     state = engine.new(settings=rules, seats=[3, 5], now=100.0, toss=5)
+    assert isinstance(state, ClassicState)
     assert engine.deal_due(state, 100.0)
     assert deal_due(state, 100.0)
     start = engine.new_start_deal(rules)
@@ -638,9 +639,11 @@ def test_the_variant_registry_plays_classic_end_to_end() -> None:
     assert len(start.seed) == 64
     assert engine.action_from_json(json.loads(json.dumps(start.to_json()))) == start
     state, events = engine.apply(state, start, now=100.0)
+    assert isinstance(state, ClassicState)
     assert not deal_due(state, 200.0)
     assert isinstance(events[0], DealStarted)
     assert state.turn == 5
     assert engine.state_from_json(state.to_json()) == state
-    assert engine.view(state, 5)["hand"]["cards"] == [c.code for c in state.player(5).hand]
+    hand = engine.view(state, 5).hand
+    assert hand is not None and list(hand.cards) == [c.code for c in state.player(5).hand]
     assert engine.deadline(state) == (state.deadline, "turn")

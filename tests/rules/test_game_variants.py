@@ -113,7 +113,8 @@ def test_engine_for_thirteen_card_variants_plays_a_deal(variant: str) -> None:
     state = result.state
     assert engine.deadline(state) == (40.0, "turn")
     view = engine.view(state, 2)
-    assert len(view["hand"]["cards"]) == 13 and view["deal"]["turn"] == 2
+    assert view.hand is not None and view.deal is not None
+    assert len(view.hand.cards) == 13 and view.deal.turn == 2
     move = engine.action_from_json({"type": "pick_closed", "seat": 2})
     state = engine.apply(state, move, now=11.0).state
     assert engine.state_from_json(json.loads(json.dumps(state.to_json()))) == state
@@ -144,10 +145,10 @@ def test_every_engine_plays_its_computer_players_turns(variant: str, strength: s
     played = []
     for _ in range(6):
         view = engine.view(state, 1)
-        if (view.get("deal") or {}).get("turn") != 1 or not view.get("allowed"):
+        if view.deal is None or view.deal.turn != 1 or not view.allowed:
             break
         choice = engine.bot_action(state, 1, strength=strength, seed=7)
-        assert choice is not None and choice["type"] in view["allowed"]
+        assert choice is not None and choice["type"] in view.allowed
         played.append(choice["type"])
         state = engine.apply(state, engine.action_from_json({**choice, "seat": 1}), now=0.0).state
     assert played and (played[0].startswith("pick") or played[0] == "drop")

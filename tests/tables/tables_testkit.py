@@ -20,6 +20,7 @@ from ledger import services as ledger_services
 from tables import services
 from tables.models import Game, GameStatus, Table
 from tables.reconcile import reconcile
+from tables.rules import classic
 from tables.rules import game as game13
 from tables.rules.cards import parse_cards
 from tables.rules.shoe import Shoe, build_cards, stacked_shoe
@@ -171,7 +172,9 @@ def deal_order(game: Game) -> tuple[int, ...]:
     state = engine.state_from_json(game.state)
     probe = engine.new_start_deal(engine.settings_from_json(game.settings))
     transition = engine.apply(state, probe, now=max(state.deadline or 0.0, START) + 10**6)
-    started = next(e for e in transition.events if type(e).__name__ == "DealStarted")
+    started = next(
+        e for e in transition.events if isinstance(e, game13.DealStarted | classic.DealStarted)
+    )
     return tuple(started.seats)
 
 
@@ -272,7 +275,7 @@ class TableDriver:
         game = self.game()
         engine = engine_for(game.variant)
         assert game.state is not None
-        return engine.view(engine.state_from_json(game.state), seat)
+        return dict(engine.view(engine.state_from_json(game.state), seat).raw)
 
     def phase(self) -> str:
         return str(self.view()["phase"])

@@ -21,6 +21,7 @@ from tables.models import Deal, DealShare, GameStatus
 from tables.rules.game.state import GameState
 from tables.rules.replay import LoggedMove, replay_moves
 from tables.rules.review import deal_review
+from tables.rules.settings import GameSettings
 from tables.support.export import deal_export
 
 LOSER = ["2C", "5D", "8H", "JS", "KD", "3H", "6S", "9C", "4D", "7S", "10H", "AD", "QS"]
@@ -161,6 +162,7 @@ def test_the_review_is_verify_deals_replay(
     assert replayed[-1].state.to_json() == doc["state_after"]
     assert [list(r.events) for r in replayed] == [m["events"] for m in doc["moves"]]
     settings = engine.settings_from_json(doc["game"]["settings"])
+    assert isinstance(settings, GameSettings)
     from_export = deal_review(replayed, seat=1, settings=settings, before=before).to_json()
     assert json.loads(json.dumps(from_export)) == json.loads(
         json.dumps(selectors.deal_review_data(deal=deal, seat=1))

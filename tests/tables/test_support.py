@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pytest
@@ -37,7 +37,8 @@ def test_each_viewer_sees_only_their_own_cards(t: TableDriver, players: list[Any
     mine = selectors.table_for_viewer(table=t.table, user=players[0])
     assert mine.my_seat == 1
     assert mine.view is not None and mine.view.hand is not None
-    assert mine.view.raw["hand"]["cards"] == hands[1]
+    mine_raw: Mapping[str, Any] = mine.view.raw
+    assert mine_raw["hand"]["cards"] == hands[1]
     assert list(mine.view.hand.cards) == hands[1]
     assert mine.allowed == (
         "pick_closed",
@@ -54,7 +55,9 @@ def test_each_viewer_sees_only_their_own_cards(t: TableDriver, players: list[Any
         assert json.dumps(hands[seat]) not in text
     assert json.dumps(closed) not in text and json.dumps(closed[:5])[:-1] not in text
     other = selectors.table_for_viewer(table=t.table, user=players[1])
-    assert other.view is not None and other.view.raw["hand"]["cards"] == hands[2]
+    assert other.view is not None
+    other_raw: Mapping[str, Any] = other.view.raw
+    assert other_raw["hand"]["cards"] == hands[2]
     assert other.allowed == ("arrange", "set_auto_drop", "leave")
     for viewer in (AnonymousUser(), players[5]):
         spectator = selectors.table_for_viewer(table=t.table, user=viewer)

@@ -61,7 +61,9 @@ def _fire(game: Game, clock: Clock) -> None:
 
 def _view(game: Game, seat: int | None = None) -> dict[str, Any]:
     game.refresh_from_db()
-    return engine_of(game.variant).view(services.game_state(game), seat)
+    state = services.game_state(game)
+    assert state is not None
+    return dict(engine_of(game.variant).view(state, seat).raw)
 
 
 def game_act(game: Game, user: Any, action: str, **payload: Any) -> None:

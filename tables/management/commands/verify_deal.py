@@ -103,7 +103,7 @@ def verify_export(doc: Mapping[str, Any]) -> tuple[list[str], int]:
         if not events_match(events, step.move.extra["events"]):
             where = f"v{step.move.version} {step.move.action}"
             problems.append(f"{where}: the events differ from the log")
-        replayed.extend(events)
+        replayed.extend(dict(e) for e in events)
     after = doc.get("state_after")
     if after is not None and state.to_json() != after:
         problems.append("the state after the last move differs from the stored state")
