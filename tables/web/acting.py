@@ -20,6 +20,7 @@ from tables import services
 from tables.models import LIVE_GAME_STATUSES, Game, Table
 from tables.rules.errors import RulesError
 from tables.web import inputs
+from tables.web.action_form import MAX_FIELD_CHARS, ActionForm
 from tables.web.messages import refusal_text
 
 if TYPE_CHECKING:
@@ -34,32 +35,10 @@ class BadForm(ValueError):
     code = "bad_form"
 
 
-# No field of an action form is longer than this (the longest, a show's groups, is ~100).
-MAX_FIELD_CHARS = 2000
 # The longest field name of an action form is ``finish_card``.
 MAX_KEY_CHARS = 64
 # An action form has at most a dozen fields.
 MAX_FIELDS = 24
-
-
-def _parse_groups(raw: str) -> list[list[str]]:
-    try:
-        groups = inputs.parse_json(raw, what="card groups", max_chars=MAX_FIELD_CHARS, max_depth=2)
-    except inputs.InputRefused as exc:
-        # inputs.py speaks of "the card groups" in English; the player reads it translated.
-        if exc.code == "too_deep":
-            raise BadForm(_("The card groups are nested too deeply.")) from exc
-        if exc.code == "too_long":
-            raise BadForm(
-                _("The card groups are too long (at most %(count)s characters).")
-                % {"count": MAX_FIELD_CHARS}
-            ) from exc
-        raise BadForm(_("The card groups could not be read.")) from exc
-    if not isinstance(groups, list) or not all(
-        isinstance(g, list) and all(isinstance(c, str) for c in g) for g in groups
-    ):
-        raise BadForm(_("The card groups could not be read."))
-    return [g for g in groups if g]
 
 
 def action_fields(pairs: Iterable[tuple[object, object]]) -> dict[str, str]:
@@ -78,40 +57,17 @@ def action_fields(pairs: Iterable[tuple[object, object]]) -> dict[str, str]:
     return fields
 
 
-def _action_payload(action: str, fields: Mapping[str, str]) -> Payload:
-    """The fields of ``action`` read into values (card groups, numbers, on or off). The
-    service checks the action and that no field is missing (``services.game_act``)."""
-    payload: Payload = {}
-    for key in services.PLAYER_ACTIONS.get(action, ()):
-        raw = fields.get(key)
-        if raw is None or raw == "":
-            continue
-        if key in ("groups", "melds"):
-            payload[key] = _parse_groups(raw)
-        elif key == "on":
-            if raw not in ("true", "false"):
-                raise BadForm(_("Auto drop must be on or off."))
-            payload[key] = raw == "true"
-        elif key in ("card", "finish_card") and len(raw) > 8:
-            raise BadForm(_("That is not a card."))
-        elif key == "cards":
-            payload[key] = raw.split()
-        elif key in ("group", "index"):
-            try:
-                payload[key] = inputs.whole_number(raw, what="card place")
-            except inputs.InputRefused as exc:
-                raise BadForm(_("That card is not in your hand.")) from exc
-        elif key == "meld_id":
-            try:
-                payload[key] = inputs.whole_number(raw, what="meld")
-            except inputs.InputRefused as exc:
-                raise BadForm(_("Unknown meld.")) from exc
-        else:
-            payload[key] = raw
-    return payload
+def _action_payload(action: str, values: Mapping[str, object]) -> Payload:
+    """The values of the fields ``action`` takes (``PLAYER_ACTIONS``); the service checks the
+    action and that no field is missing (``services.game_act``)."""
+    return {
+        key: values[key]
+        for key in services.PLAYER_ACTIONS.get(action, ())
+        if values.get(key) not in (None, "")
+    }
 
 
-def _game_field(raw: str) -> int | None:
+def _game_number(raw: str) -> int | None:
     """The game a form names (``None``: none, or not a game number)."""
     try:
         return inputs.whole_number(raw, what="game") if raw else None
@@ -130,10 +86,13 @@ def table_act(*, table_id: int, user: User, fields: Mapping[str, str]) -> int:
     """Apply the action ``fields`` name for ``user`` at the table; returns the game's version
     after it. Raises a refusal (``refusal_of`` words it) and changes nothing when refused;
     ``Table.DoesNotExist`` for an unknown table."""
-    action = fields.get("action", "")
+    form = ActionForm(fields)
+    valid = form.is_valid()  # refused below, once the table is known to exist
+    values: dict[str, object] = form.cleaned_data
+    action = str(values.get("action") or "")
     # The page names the game it plays (one statement fewer than finding the table's live
     # game); the service checks that it is this table's.
-    game_id = _game_field(fields.get("game", ""))
+    game_id = _game_number(str(values.get("game") or ""))
     table: Table | None = None
     if game_id is None or action in ("sort", "leave", "arrange"):
         table = Table.objects.select_related("template").get(pk=table_id)
@@ -141,10 +100,9 @@ def table_act(*, table_id: int, user: User, fields: Mapping[str, str]) -> int:
         if live is None:
             raise BadForm(_("No game is being played at this table."))
         game_id = live.pk
-    try:
-        version = inputs.whole_number(fields.get("version", ""), what="game version")
-    except inputs.InputRefused as exc:
-        raise BadForm(_("Missing or malformed game version.")) from exc
+    if not valid:
+        raise BadForm(form.first_error())
+    version = int(str(values["version"]))
     if action == "sort":
         return services.deal_sort(game_id=game_id, user=user, expected_version=version).version
     if action == "leave":
@@ -161,7 +119,7 @@ def table_act(*, table_id: int, user: User, fields: Mapping[str, str]) -> int:
         user=user,
         action=action,
         expected_version=version,
-        payload=_action_payload(action, fields),
+        payload=_action_payload(action, values),
         table_id=None if action == "arrange" else table_id,
     )
     return game.version

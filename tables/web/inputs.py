@@ -1,6 +1,7 @@
 """Reading untrusted input safely: JSON with a size and nesting limit, whole numbers in ASCII
-digits only. A refusal is a ``ValueError`` (or a form error) with a message a player can read,
-never a crash: a deeply nested JSON would otherwise exhaust Python's recursion limit."""
+digits only. A refusal is an ``InputRefused`` (or a form error) with a message a player can
+read, never a crash: the size limit comes first, a nesting deep enough to overflow the JSON
+reader is refused as too deep, and so is a parsed value nested deeper than allowed."""
 
 from __future__ import annotations
 
@@ -34,26 +35,13 @@ class InputRefused(ValueError):
         super().__init__(message)
 
 
-def json_depth(raw: str) -> int:
-    """The deepest nesting of arrays/objects in ``raw``, without parsing it (strings skipped)."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for char in raw:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif char in "]}":
-            depth -= 1
-    return deepest
+def _depth(value: object) -> int:
+    """How deeply arrays/objects nest in a parsed JSON value (a scalar: 0)."""
+    if isinstance(value, dict):
+        return 1 + max((_depth(v) for v in value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max((_depth(v) for v in value), default=0)
+    return 0
 
 
 def parse_json(
@@ -64,12 +52,15 @@ def parse_json(
         raise InputRefused(
             f"The {what} are too long (at most {max_chars} characters).", code="too_long"
         )
-    if json_depth(raw) > max_depth:
-        raise InputRefused(f"The {what} are nested too deeply.", code="too_deep")
     try:
-        return json.loads(raw, parse_constant=_refuse_constant)
-    except (ValueError, RecursionError) as exc:
+        parsed = json.loads(raw, parse_constant=_refuse_constant)
+    except RecursionError as exc:  # only a very deep nesting overflows the reader
+        raise InputRefused(f"The {what} are nested too deeply.", code="too_deep") from exc
+    except ValueError as exc:
         raise InputRefused(f"The {what} could not be read.") from exc
+    if _depth(parsed) > max_depth:
+        raise InputRefused(f"The {what} are nested too deeply.", code="too_deep")
+    return parsed
 
 
 def _refuse_constant(name: str) -> Any:

@@ -61,19 +61,66 @@ def game(seated: Any, toss: Any) -> Any:
 @pytest.mark.parametrize(
     ("raw", "words"),
     [
-        ("[" * 3, "The card groups are nested too deeply."),
+        ('[[["QH"]]]', "The card groups are nested too deeply."),
+        ("[" * 1500, "The card groups are nested too deeply."),
         ("[" + " " * 2500 + "]", "The card groups are too long (at most 2000 characters)."),
         ("[[", "The card groups could not be read."),
+        ('[["QH", 5]]', "The card groups could not be read."),
+        ('{"a": []}', "The card groups could not be read."),
     ],
 )
 def test_card_groups_refusals_are_told_apart_by_their_code(raw: str, words: str) -> None:
     # The action endpoint refuses any field over 2000 characters before reading it, so the
-    # groups' own length check is reached from here only.
-    from tables.web.acting import BadForm, _parse_groups
+    # groups' own length check is reached from the form only.
+    from tables.web.action_form import ActionForm
 
-    with translation.override("en"), pytest.raises(BadForm) as caught:
-        _parse_groups(raw)
-    assert str(caught.value) == words
+    with translation.override("en"):
+        form = ActionForm({"action": "arrange", "version": "3", "groups": raw})
+        assert not form.is_valid()
+        assert form.first_error() == words
+
+
+def test_an_action_form_reads_each_field_into_its_value() -> None:
+    from tables.web.action_form import ActionForm
+
+    form = ActionForm(
+        {
+            "action": "declare",
+            "version": "12",
+            "finish_card": "QH",
+            "groups": '[["2H", "3H", "4H"], [], ["JK1"]]',
+            "on": "true",
+            "cards": "6H  7H",
+            "group": "2",
+            "meld_id": "4",
+        }
+    )
+    assert form.is_valid(), form.errors
+    values = form.cleaned_data
+    assert values["version"] == 12 and values["finish_card"] == "QH"
+    assert values["groups"] == [["2H", "3H", "4H"], ["JK1"]]
+    assert values["on"] == "true" and values["cards"] == ["6H", "7H"]
+    assert (values["group"], values["meld_id"], values["index"]) == (2, 4, None)
+
+
+@pytest.mark.parametrize(
+    ("fields", "words"),
+    [
+        ({"version": ""}, "Missing or malformed game version."),
+        ({"version": "١٢"}, "Missing or malformed game version."),
+        ({"version": "3", "on": "maybe"}, "Auto drop must be on or off."),
+        ({"version": "3", "card": "QHQHQHQHQ"}, "That is not a card."),
+        ({"version": "3", "index": "1e3"}, "That card is not in your hand."),
+        ({"version": "3", "meld_id": "x"}, "Unknown meld."),
+    ],
+)
+def test_an_action_form_refuses_each_bad_field_in_words(fields: dict[str, str], words: str) -> None:
+    from tables.web.action_form import ActionForm
+
+    with translation.override("en"):
+        form = ActionForm({"action": "discard", **fields})
+        assert not form.is_valid()
+        assert form.first_error() == words
 
 
 def test_a_card_in_a_refusal_reads_as_a_card_in_hindi(game: Any) -> None:
