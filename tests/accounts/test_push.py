@@ -389,3 +389,31 @@ def test_keys_that_are_not_a_vapid_pair_stop_the_start() -> None:
         result = _settings_load(**pair)
         assert result.returncode != 0
         assert "VAPID_PRIVATE_KEY" in result.stderr
+
+
+@pytest.mark.django_db(transaction=True)
+def test_with_celery_a_real_worker_sends_the_notice(
+    push_service: PushService, user_factory: Any, settings: Any
+) -> None:
+    """``TIMERS_BACKEND=celery``: the notice is a task on the broker (the in-memory one here),
+    run by a real worker."""
+    from celery.contrib.testing.worker import start_worker
+
+    from rummy_site.celery import app
+
+    settings.TIMERS_BACKEND = "celery"
+    player = user_factory()
+    subscribe(push_service, player, "phone")
+    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
+        with transaction.atomic():
+            push_notify(
+                user_id=player.pk, kind=PushKind.YOUR_TURN, title="Your turn", body="B", url="/"
+            )
+        assert push_service.arrived.wait(15), "the worker sent nothing"
+    assert push_service.received[0].vapid_ok
+    assert push_service.received[0].payload == {
+        "title": "Your turn",
+        "body": "B",
+        "url": "/",
+        "kind": "your_turn",
+    }
