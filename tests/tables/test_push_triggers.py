@@ -26,6 +26,7 @@ from tourney_kit import deals_template
 from accounts.push.models import PushSent
 from tables.live.routing import websocket_urlpatterns
 from tables.live.visibility import page_seen, pages_seen, seen_key
+from tables.models import Seat
 from tables.tournaments import services as tourney
 from tables.tournaments.models import Tournament, TournamentKind, TournamentStatus
 from tables.tournaments.reminders import reminder_key, tournament_reminders_send
@@ -184,3 +185,14 @@ def test_the_page_tells_its_socket_when_its_tab_is_hidden(
     async_to_sync(visit)()
     deliveries_finish()
     assert [r.path for r in push_service.received] == ["/push/two"]
+
+
+def test_a_computer_players_turn_is_never_pushed(push_service: PushService, live_two: Any) -> None:
+    t = live_two
+    _clear_seen(t)
+    subscribe(push_service, t.users[2], "two")
+    Seat.objects.filter(table=t.table, user=t.users[2]).update(is_bot=True)
+    _pass_turn(t, 1)
+    deliveries_finish()
+    assert t.turn() == 2
+    assert push_service.received == []
