@@ -302,6 +302,11 @@ class TableTemplate(models.Model):
             raise ValidationError(f"These settings are not playable: {exc}") from exc
 
 
+# What a table's name reads with it (``Table.display_name``): a tournament's table is named
+# after its tournament, round and place (the reverse link ``tournaments.RoundTable`` gives).
+TABLE_NAME_RELATED = ("template", "tournament_table__round__tournament")
+
+
 class TableStatus(models.TextChoices):
     WAITING = "waiting", "Waiting for players"
     PLAYING = "playing", "Playing"

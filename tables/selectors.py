@@ -19,6 +19,7 @@ from ledger.selectors import transactions_for_ref
 from tables.engines import PLAYER_ACTIONS, engine_of, game_state
 from tables.models import (
     LIVE_GAME_STATUSES,
+    TABLE_NAME_RELATED,
     Deal,
     Game,
     GameStatus,
@@ -167,22 +168,26 @@ def _table_rows(table: Table | int) -> dict[str, Any]:
     else:
         given, table_id = table, table.pk
     current = _current_games(table_id)
+    # The table and what its name reads come with the game, unless the table is given.
+    related = ["game"] if given is not None else [f"game__table__{n}" for n in TABLE_NAME_RELATED]
     deal: Deal | None = (
         Deal.objects.filter(game_id=Subquery(current.values("pk")[:1]))
-        .select_related("game" if given is not None else "game__table__template")
+        .select_related(*related)
         .defer("state_before", "result")  # only the shoe commitment is shown
         .order_by("-number")
         .first()
     )
     game: Game | None = deal.game if deal is not None else None
     if game is None:
-        game = (current if given is not None else current.select_related("table__template")).first()
+        if given is None:
+            current = current.select_related(*(f"table__{n}" for n in TABLE_NAME_RELATED))
+        game = current.first()
     if given is not None:
         found = given
     elif game is not None:
         found = game.table
     else:
-        found = Table.objects.select_related("template").get(pk=table_id)
+        found = Table.objects.select_related(*TABLE_NAME_RELATED).get(pk=table_id)
     seats: list[Seat] = []
     moves: tuple[dict[str, Any], ...] = ()
     if game is not None:

@@ -19,7 +19,7 @@ from django.db.models import QuerySet
 
 from ledger.db import retry_on_conflict
 from tables.engines import engine_of, game_state
-from tables.models import LIVE_GAME_STATUSES, Deal, Game, Move, Seat, Table
+from tables.models import LIVE_GAME_STATUSES, TABLE_NAME_RELATED, Deal, Game, Move, Seat, Table
 from tables.rules.engine_view import JsonObject, JsonValue
 from tables.rules.game import PointsSettled
 from tables.rules.variants import EngineAction, EngineSettings, EngineState, ServerEngine
@@ -197,7 +197,7 @@ def lock_table(table_id: object) -> Table:
 def _tables_for_update() -> QuerySet[Table]:
     """Tables with their template, locking the table row only: the template is read, not
     locked, so the tables of one template never wait for each other."""
-    return Table.objects.select_for_update(of=("self",)).select_related("template")
+    return Table.objects.select_for_update(of=("self",)).select_related(*TABLE_NAME_RELATED)
 
 
 def lock_context(*, table: Table, game_id: int, now: float) -> Ctx:

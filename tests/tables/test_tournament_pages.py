@@ -142,6 +142,30 @@ def test_tables_and_computer_players_are_named_in_the_viewers_language(
         assert players[2].public_name == "Bot 7"
 
 
+def test_a_tournament_tables_name_is_read_with_the_table(
+    players: list[Any], clock: Any, monkeypatch: Any, django_assert_num_queries: Any
+) -> None:
+    """The felt names a tournament's table after its tournament, round and place on every
+    render and every push: those rows come with the table (the page's read and the move's
+    lock), so naming it asks the database nothing more."""
+    from django.utils import translation
+
+    from tables import selectors
+    from tables.services._context import lock_table
+
+    fixed_draw(monkeypatch)
+    t = _open()
+    tourney.tournament_register(tournament=t, user=players[0])
+    tourney.tournament_register(tournament=t, user=players[1])
+    advance(t, clock)
+    table_id = t.rounds.get().tables.get().table_id
+    read = selectors.table_for_viewer(table=table_id, user=players[0])
+    locked = lock_table(table_id)
+    with translation.override("en"), django_assert_num_queries(0):
+        assert read.table.display_name() == "Evening knockout · round 1, table 1"
+        assert locked.display_name() == "Evening knockout · round 1, table 1"
+
+
 def test_the_rounds_are_told_in_words(client: Any) -> None:
     """The worked sit & go of 7 (S = 6, Q = 2): two tables of 4 and 3, then a final of 4."""
     t = tourney.tournament_create_sit_and_go(
