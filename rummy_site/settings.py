@@ -97,6 +97,7 @@ INSTALLED_APPS = [
     "tables",
     "tables.tournaments",
     "tables.ratings",
+    "tables.leaderboards",  # leaderboards and seasons (docs/leaderboards.md)
     "accounts.push",  # Web Push and the installable app (docs/push.md)
     "rummy_site",  # the project: demo seeding above the apps (manage.py seed_demo)
 ]
@@ -611,4 +612,19 @@ PUSH_SUBSCRIPTIONS_PER_USER = env_int("PUSH_SUBSCRIPTIONS_PER_USER", 10)
 CELERY_BEAT_SCHEDULE["tournament-reminders"] = {
     "task": "tables.tournaments.tasks.tournament_reminders",
     "schedule": 30.0,
+}
+
+# --- Leaderboards and seasons (docs/leaderboards.md) --------------------------------------------
+# Rated games a player needs on an all-time board by rating (never fewer than the provisional
+# games), rated games in the week or season on its board, and how long a board's page is cached.
+LEADERBOARD_MIN_GAMES = env_int("LEADERBOARD_MIN_GAMES", 10)
+LEADERBOARD_WINDOW_MIN_GAMES = env_int("LEADERBOARD_WINDOW_MIN_GAMES", 5)
+LEADERBOARD_CACHE_S = env_int("LEADERBOARD_CACHE_S", 60)
+# A board's count, shared by its pages, is cached this long; the sweep counts every board afresh.
+LEADERBOARD_COUNT_CACHE_S = env_int("LEADERBOARD_COUNT_CACHE_S", 150)
+# Finished tournaments' points missed, seasons ended (rewards paid, the next season opened), and
+# the boards' counts: every minute.
+CELERY_BEAT_SCHEDULE["leaderboards-sweep"] = {
+    "task": "tables.leaderboards.tasks.leaderboards_sweep",
+    "schedule": 60.0,
 }

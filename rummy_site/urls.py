@@ -13,6 +13,7 @@ urlpatterns = [
     path("payments/", include("ledger.payments.urls")),
     path("", include("tables.tournaments.urls")),
     path("", include("tables.history.urls")),
+    path("", include("tables.leaderboards.urls")),
     path("", include("tables.web.urls")),
     path("", include("tables.support.urls")),
 ]
