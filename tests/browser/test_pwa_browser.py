@@ -156,12 +156,15 @@ def test_the_profile_asks_permission_only_on_the_button_and_posts_the_subscripti
         assert page.evaluate("() => Notification.permission") == "default"
         assert page.evaluate("() => window.__subscribeCalls") == 0
         assert page.locator("#push-on").is_visible()
+        assert not page.locator("#push-off").is_visible()
         page.context.grant_permissions(["notifications"])
         page.click("#push-on")
         page.wait_for_function(
             "() => document.getElementById('push-settings').dataset.pushState === 'on'"
         )
         assert page.evaluate("() => window.__subscribeKey") == 65
+        assert page.locator("#push-off").is_visible()
+        assert not page.locator("#push-on").is_visible()
         assert page.locator("#push-result").inner_text() == "Notifications are on in this browser."
         saved = PushSubscription.objects.get(user__username="meera")
         assert saved.endpoint.startswith("https://fcm.googleapis.com/fcm/send/test-")
