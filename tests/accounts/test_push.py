@@ -21,7 +21,7 @@ from django.test import Client
 from py_vapid import Vapid
 
 from accounts import services as account_services
-from accounts.friends.signals import friend_invited, friend_request_sent
+from accounts.friends import services as friends
 from accounts.push.management.commands.make_vapid_keys import vapid_keys_new
 from accounts.push.models import PushKind, PushSent, PushSubscription
 from accounts.push.services import push_notify, push_preferences_set
@@ -297,21 +297,24 @@ def test_subscribing_needs_a_login(push_service: PushService, db: Any) -> None:
 def test_a_friend_request_and_an_invite_reach_the_player_asked(
     push_service: PushService, user_factory: Any
 ) -> None:
+    """Through the friends' own services, which send their signals after the commit."""
     asker = user_factory(display_name="Asha")
     asked = user_factory(language="hi")
     subscribe(push_service, asked, "asked")
-    friend_request_sent.send(sender=PushSent, sender_user=asker, receiver_user=asked)
-    friend_invited.send(
-        sender=PushSent, host=asker, friend=asked, table_id=9, invite_url="/invite/abc/"
-    )
+    request = friends.friend_request_send(sender=asker, receiver=asked)
+    friends.friend_request_accept(user=asked, request_id=request.pk)
+    invite = {"host": asker, "friend": asked, "table_id": 9, "table_name": "Asha's table"}
+    friends.friend_invite_send(**invite, invite_url="/invite/abc/")
+    friends.friend_invite_send(**invite, invite_url="/invite/abc/")  # the same: nothing new
     deliveries_finish()
     payloads = sorted(
         (r.payload for r in push_service.received if r.payload), key=lambda p: p["kind"]
     )
     assert [p["kind"] for p in payloads] == ["friend_invite", "friend_request"]
     assert payloads[0]["url"] == "/invite/abc/"
+    assert payloads[1]["url"] == "/accounts/friends/"
     assert all("Asha" in p["body"] for p in payloads)
-    assert payloads[1]["title"] != "Friend request"  # in the asked player's Hindi
+    assert payloads[1]["title"] == "दोस्ती का अनुरोध"  # in the asked player's Hindi
 
 
 # --- the installable app ----------------------------------------------------------------------
