@@ -111,15 +111,20 @@ def push_notify(
         "url": _same_site_path(url),
         "kind": kind,
     }
+
+    def queue() -> None:
+        _enqueue(user_id=user_id, kind=kind, payload=payload)
+
+    if once_key is None:  # no write: queued with the caller's commit (at once outside one)
+        transaction.on_commit(queue)
+        return True
     with transaction.atomic():
-        if once_key is not None:
-            _row, created = PushSent.objects.get_or_create(
-                user_id=user_id, key=once_key, defaults={"kind": kind}
-            )
-            if not created:
-                return False
-        transaction.on_commit(lambda: _enqueue(user_id=user_id, kind=kind, payload=payload))
-    return True
+        _row, created = PushSent.objects.get_or_create(
+            user_id=user_id, key=once_key, defaults={"kind": kind}
+        )
+        if created:
+            transaction.on_commit(queue)
+    return created
 
 
 def _enqueue(*, user_id: int, kind: str, payload: Mapping[str, str]) -> None:
