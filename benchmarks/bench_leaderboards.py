@@ -137,7 +137,8 @@ def main() -> None:
     print("|---|---|---|---|---|")
     plans: list[tuple[str, list[str]]] = []
     for name, window, number in cases:
-        warm, cold = [], []
+        warm: list[float] = []
+        cold: list[float] = []
         for run in range(2 * args.runs + 2):
             fresh = run % 2 == 0  # every other run counts the board afresh
             if fresh:

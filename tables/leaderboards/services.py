@@ -40,7 +40,7 @@ from tables.leaderboards.models import (
     TournamentPointsTable,
 )
 from tables.leaderboards.selectors import Window, season_window, week_of
-from tables.ratings.models import Rating, RatingChange, family_of
+from tables.ratings.models import Family, Rating, RatingChange, family_of
 from tables.tournaments.models import (
     Registration,
     RegistrationStatus,
@@ -139,6 +139,17 @@ def window_standings_rebuild(*, window: Window, families: list[str]) -> int:
 
 def season_standings_rebuild(*, season: Season) -> int:
     return window_standings_rebuild(window=season_window(season), families=season.families())
+
+
+def standings_rebuild_now(*, now: datetime) -> dict[str, int]:
+    """Count afresh the week holding ``now`` and every season not closed that has started.
+    Returns the rows written per window."""
+    done = {}
+    week = week_of(now)
+    done[week.key] = window_standings_rebuild(window=week, families=list(Family.values))
+    for season in Season.objects.filter(closed_at__isnull=True, starts_at__lte=now):
+        done[season.period_key] = season_standings_rebuild(season=season)
+    return done
 
 
 # --------------------------------------------------------------------------- tournament points
@@ -370,6 +381,7 @@ __all__ = [
     "season_standings_rebuild",
     "seasons_close_due",
     "standings_add",
+    "standings_rebuild_now",
     "tournament_points_award",
     "tournaments_unawarded_award",
     "window_standings_rebuild",

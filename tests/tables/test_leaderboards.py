@@ -9,10 +9,12 @@ import re
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from html import unescape
+from io import StringIO
 from typing import Any
 
 import pytest
 from django.core.cache import cache
+from django.core.management import call_command
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -191,6 +193,24 @@ def test_the_week_and_the_season_rank_the_rating_change_in_their_window(
             family="points", period="season", kind="rating", number=1, language="xx", now=NOW
         )
     ) == [a.pk, b.pk, d.pk]
+
+
+def test_the_rebuild_command_counts_this_week_and_the_running_season_afresh(
+    user_factory: Callable[..., Any], rated: Callable[..., Rating]
+) -> None:
+    now = timezone.now()
+    season = Season.objects.create(name="Now", starts_at=now - timedelta(days=2))
+    player = user_factory()
+    rated(player, games=3, step=0.25, at=now - timedelta(seconds=5))
+    counted = set(Standing.objects.values_list("period", "user_id", "games"))
+    week = selectors.week_of(now).key
+    assert counted == {(week, player.pk, 3), (season.period_key, player.pk, 3)}
+    Standing.objects.all().delete()  # as if the leaderboards came after the games
+    out = StringIO()
+    call_command("leaderboards_rebuild", stdout=out)
+    assert set(Standing.objects.values_list("period", "user_id", "games")) == counted
+    assert f"{season.period_key}: 1 standings" in out.getvalue()
+    assert Standing.objects.get(period=week).delta == pytest.approx(0.75)
 
 
 # --------------------------------------------------------------------------- tournament points
