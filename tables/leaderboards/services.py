@@ -277,7 +277,7 @@ def season_close(*, season_id: int, now: datetime | None = None) -> SeasonClosed
 
 def _season_close(season_id: int, now: datetime) -> SeasonClosed:
     season = (
-        Season.objects.select_for_update()
+        Season.objects.select_for_update(of=("self",))
         .select_related("rating_rewards", "points_rewards")
         .get(pk=season_id)
     )

@@ -94,6 +94,9 @@ def leaderboards(request: HtmxRequest) -> HttpResponse:
         min_games=selectors.leaderboard_min_games(),
         window_min_games=selectors.window_min_games(),
     )
-    response = render(request, BOARD if request.htmx else PAGE, context)
+    # htmx's own requests get the board's part; its history restore (back to a page no longer in
+    # its cache) needs the whole page.
+    part = bool(request.htmx) and not request.htmx.history_restore_request
+    response = render(request, BOARD if part else PAGE, context)
     patch_vary_headers(response, ["HX-Request"])
     return response

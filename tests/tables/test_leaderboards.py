@@ -483,6 +483,10 @@ def test_the_page_in_hindi_and_its_htmx_part(ranked_players: list[Any]) -> None:
     )
     assert part.lstrip().startswith('<div id="board"') and "<html" not in part
     assert "Nobody on this leaderboard yet." in part
+    restored = Client().get(
+        BOARD, {"period": "week"}, HTTP_HX_REQUEST="true", HTTP_HX_HISTORY_RESTORE_REQUEST="true"
+    )
+    assert "<html" in _text(restored)  # htmx's back button: the whole page
 
 
 def test_a_board_is_read_once_then_from_the_cache(ranked_players: list[Any]) -> None:
