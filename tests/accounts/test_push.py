@@ -420,3 +420,25 @@ def test_with_celery_a_real_worker_sends_the_notice(
         "url": "/",
         "kind": "your_turn",
     }
+
+
+def test_staff_read_subscriptions_and_set_preferences_in_the_admin(
+    admin_client: Client, push_service: PushService, user_factory: Any
+) -> None:
+    player = user_factory()
+    subscription = subscribe(push_service, player, "phone")
+    push_preferences_set(
+        user=player,
+        tournament_starting=True,
+        your_turn=False,
+        friend_invite=True,
+        friend_request=True,
+    )
+    listing = admin_client.get("/admin/push/pushsubscription/")
+    assert listing.status_code == 200 and player.public_name in listing.content.decode()
+    page = admin_client.get(f"/admin/push/pushsubscription/{subscription.pk}/change/")
+    assert page.status_code == 200
+    assert 'name="endpoint"' not in page.content.decode()  # read-only
+    assert admin_client.get("/admin/push/pushsubscription/add/").status_code == 403
+    assert admin_client.get("/admin/push/pushpreferences/").status_code == 200
+    assert admin_client.get("/admin/push/pushsent/").status_code == 200
