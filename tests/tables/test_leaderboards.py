@@ -20,6 +20,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
+from tables_testkit import TableDriver
 from tourney_kit import deals_template, drive
 
 from accounts.friends import services as friend_services
@@ -40,6 +41,7 @@ from tables.leaderboards.models import (
     TournamentPointsTable,
 )
 from tables.models import Game, GameStatus, Table, TableTemplate
+from tables.ratings import services as ratings_services
 from tables.ratings.models import Rating, RatingChange
 from tables.tournaments import services as tourney
 from tables.tournaments.models import Registration, Tournament, TournamentStatus
@@ -193,6 +195,30 @@ def test_the_week_and_the_season_rank_the_rating_change_in_their_window(
             family="points", period="season", kind="rating", number=1, language="xx", now=NOW
         )
     ) == [a.pk, b.pk, d.pk]
+
+
+def test_a_game_rated_by_the_ratings_is_counted_once_in_its_week_and_season(
+    seated: Callable[..., TableDriver],
+    toss: Callable[[int], None],
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    season = Season.objects.create(name="Now", starts_at=timezone.now() - timedelta(days=1))
+    toss(1)
+    t = seated(2, variant="points", point_value=10, platform_fee_bps=0)
+    with django_capture_on_commit_callbacks(execute=True):
+        t.act(1, "drop")  # the game ends; the ratings rate it after the commit
+    changes = {c.user_id: c for c in RatingChange.objects.filter(game=t.game())}
+    assert len(changes) == 2
+    week = selectors.week_of(timezone.now()).key
+    for period in (week, season.period_key):
+        standings = {s.user_id: s for s in Standing.objects.filter(period=period)}
+        assert set(standings) == set(changes)
+        for user_id, change in changes.items():
+            assert standings[user_id].games == 1
+            assert standings[user_id].delta == pytest.approx(change.mu_after - change.mu_before)
+    # Heard again (a repeated end, the sweep): the ratings rate it once, so it counts once.
+    ratings_services.game_rate(game_id=t.game().pk)
+    assert set(Standing.objects.values_list("games", flat=True)) == {1}
 
 
 def test_the_rebuild_command_counts_this_week_and_the_running_season_afresh(
