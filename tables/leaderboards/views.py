@@ -21,6 +21,7 @@ from django_htmx.middleware import HtmxDetails
 from accounts.models import User
 from tables.leaderboards import selectors
 from tables.ratings.models import Family
+from tables.ratings.presenters import FAMILY_LABELS
 
 PAGE = "leaderboards/leaderboards.html"
 BOARD = "leaderboards/leaderboards.html#board"
@@ -35,12 +36,7 @@ class HtmxRequest(HttpRequest):
 
 def _choices() -> dict[str, list[tuple[str, str]]]:
     return {
-        "families": [
-            (Family.POOL.value, _("Pool")),
-            (Family.DEALS.value, _("Deals")),
-            (Family.POINTS.value, _("Points")),
-            (Family.CLASSIC.value, _("Classic 10-card")),
-        ],
+        "families": [(f.value, str(FAMILY_LABELS[f])) for f in Family],
         "periods": [("all", _("All time")), ("season", _("This season")), ("week", _("This week"))],
         "kinds": [("rating", _("By rating")), ("points", _("By tournament points"))],
     }

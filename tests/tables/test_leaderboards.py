@@ -504,6 +504,7 @@ def test_the_page_in_hindi_and_its_htmx_part(ranked_players: list[Any]) -> None:
     assert response.status_code == 200 and 'lang="hi"' in html
     assert "लीडरबोर्ड" in html and "Leaderboards" not in html.split("<main", 1)[1]
     assert _names_shown(html) == [str(u.pk) for u in ranked_players]
+    assert "क्लासिक 10 पत्ते" in html and "पॉइंट्स" in html  # the families' tabs
     part = _text(
         Client().get(BOARD, {"family": "points", "period": "week"}, HTTP_HX_REQUEST="true")
     )
