@@ -82,16 +82,24 @@ def _review_context(deal: Deal, seat: int) -> dict[str, Any]:
     }
 
 
-@login_required
-def deal_review(request: AuthenticatedHttpRequest, deal_id: int) -> HttpResponse:
+def _reviewable(
+    request: AuthenticatedHttpRequest, deal_id: int, not_yours: str
+) -> tuple[Deal, int]:
+    """The deal and the player's seat in it: 404 for no such deal, 403 (``not_yours``) for
+    one the player may not review."""
     try:
-        deal, seat = selectors.reviewable_deal(user=request.user, deal_id=deal_id)
+        return selectors.reviewable_deal(user=request.user, deal_id=deal_id)
     except Deal.DoesNotExist as exc:
         raise Http404(_("There is no such deal.")) from exc
     except selectors.DealNotReviewable as exc:
-        raise PermissionDenied(
-            _("You can review only the deals you played, once they end.")
-        ) from exc
+        raise PermissionDenied(not_yours) from exc
+
+
+@login_required
+def deal_review(request: AuthenticatedHttpRequest, deal_id: int) -> HttpResponse:
+    deal, seat = _reviewable(
+        request, deal_id, _("You can review only the deals you played, once they end.")
+    )
     context = _review_context(deal, seat)
     share = selectors.share_of(user=request.user, deal=deal)
     context["share"] = share
@@ -105,14 +113,9 @@ def deal_review(request: AuthenticatedHttpRequest, deal_id: int) -> HttpResponse
 @login_required
 @require_POST
 def deal_share(request: AuthenticatedHttpRequest, deal_id: int) -> HttpResponse:
-    try:
-        deal, _seat = selectors.reviewable_deal(user=request.user, deal_id=deal_id)
-    except Deal.DoesNotExist as exc:
-        raise Http404(_("There is no such deal.")) from exc
-    except selectors.DealNotReviewable as exc:
-        raise PermissionDenied(
-            _("You can share only the deals you played, once they end.")
-        ) from exc
+    deal, _seat = _reviewable(
+        request, deal_id, _("You can share only the deals you played, once they end.")
+    )
     services.deal_share_set(user=request.user, deal=deal, on=request.POST.get("on") == "1")
     return redirect("history_deal", deal_id=deal.pk)
 

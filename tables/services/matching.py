@@ -278,16 +278,7 @@ def table_private_create(
 
 def table_by_code(code: Any) -> Table:
     """The open private table with invite ``code``, or ``NotFound``."""
-    text = normalise_code(code)
-    table = (
-        Table.objects.filter(invite_code=text, is_private=True)
-        .exclude(status=TableStatus.CLOSED)
-        .select_related("template")
-        .first()
-    )
-    if table is None:
-        raise _no_such_invite()
-    return table
+    return _open_private(invite_code=normalise_code(code))
 
 
 def table_by_token(token: Any) -> Table:
@@ -296,8 +287,13 @@ def table_by_token(token: Any) -> Table:
     text = str(token or "")
     if not 20 <= len(text) <= 64:
         raise _no_such_invite()
+    return _open_private(invite_token=text)
+
+
+def _open_private(**invite: str) -> Table:
+    """The open private table with this invite code or token, or ``NotFound``."""
     table = (
-        Table.objects.filter(invite_token=text, is_private=True)
+        Table.objects.filter(is_private=True, **invite)
         .exclude(status=TableStatus.CLOSED)
         .select_related("template")
         .first()

@@ -227,6 +227,11 @@ class SupportReadOnly(admin.ModelAdmin[Any]):
             or (request.user.is_staff and request.user.has_perm(REVIEW_PERMISSION))
         )
 
+    def get_search_results(self, request: HttpRequest, queryset: Any, search_term: str) -> Any:
+        """A search across the players' names matches a row once (no repeats by the join)."""
+        queryset, _ = super().get_search_results(request, queryset, search_term)
+        return queryset.distinct(), False
+
 
 class SeatInline(admin.TabularInline[Seat, Game]):
     model = Seat
@@ -306,10 +311,6 @@ class GameAdmin(SupportReadOnly):
     )
     readonly_fields = fields
 
-    def get_search_results(self, request: HttpRequest, queryset: Any, search_term: str) -> Any:
-        queryset, _ = super().get_search_results(request, queryset, search_term)
-        return queryset.distinct(), False
-
     @admin.display(description="stake (entry fee or points buy-in)")
     def stake_shown(self, obj: Game) -> str:
         return format_amount(obj.stake, obj.currency)
@@ -387,10 +388,6 @@ class DealAdmin(SupportReadOnly):
         "shoe_shown",
     )
     readonly_fields = fields
-
-    def get_search_results(self, request: HttpRequest, queryset: Any, search_term: str) -> Any:
-        queryset, _ = super().get_search_results(request, queryset, search_term)
-        return queryset.distinct(), False
 
     @admin.display(description="players")
     def players(self, obj: Deal) -> str:

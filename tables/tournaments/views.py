@@ -4,6 +4,7 @@ re-fetched every few seconds), register / unregister, and support's page and res
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -54,26 +55,39 @@ def tournament_table_result(request: HttpRequest, table_id: int) -> HttpResponse
 @login_required
 @require_POST
 def tournament_register(request: AuthenticatedHttpRequest, tournament_id: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=tournament_id)
-    try:
-        services.tournament_register(tournament=tournament, user=request.user)
-    except REFUSALS as exc:
-        messages.error(request, refusal_words(refusal_text(exc)))
-    else:
-        messages.success(request, _("You are registered. Your entry is held until the end."))
-    return redirect("tournaments:detail", tournament_id=tournament.pk)
+    return _registration(
+        request,
+        tournament_id,
+        services.tournament_register,
+        _("You are registered. Your entry is held until the end."),
+    )
 
 
 @login_required
 @require_POST
 def tournament_unregister(request: AuthenticatedHttpRequest, tournament_id: int) -> HttpResponse:
+    return _registration(
+        request,
+        tournament_id,
+        services.tournament_unregister,
+        _("You are no longer registered: your entry was refunded."),
+    )
+
+
+def _registration(
+    request: AuthenticatedHttpRequest,
+    tournament_id: int,
+    change: Callable[..., object],
+    done: str,
+) -> HttpResponse:
+    """Register or unregister the player (``change``), saying ``done`` or the refusal."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     try:
-        services.tournament_unregister(tournament=tournament, user=request.user)
+        change(tournament=tournament, user=request.user)
     except REFUSALS as exc:
         messages.error(request, refusal_words(refusal_text(exc)))
     else:
-        messages.success(request, _("You are no longer registered: your entry was refunded."))
+        messages.success(request, done)
     return redirect("tournaments:detail", tournament_id=tournament.pk)
 
 
