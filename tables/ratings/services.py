@@ -18,6 +18,7 @@ from tables.models import Game, GameStatus, Seat
 from tables.ratings import skill
 from tables.ratings.cache import ratings_forget
 from tables.ratings.models import GameOutcome, GameRating, Rating, RatingChange, family_of
+from tables.ratings.signals import rating_changed
 from tables.selectors import game_places, game_points
 
 if TYPE_CHECKING:
@@ -64,8 +65,10 @@ def _ratings_locked(user_ids: list[int], family: str) -> dict[int, Rating]:
 
 
 def _change_write(change: RatingChange) -> None:
-    """The one write of a game's change (the crash test's seam: it dies after the first)."""
+    """The one write of a game's change (the crash test's seam: it dies after the first),
+    told to the listeners in the same transaction (``signals.rating_changed``)."""
     change.save()
+    rating_changed.send(sender=RatingChange, change=change)
 
 
 def _rate(game: Game, family: str, seats: list[Seat]) -> list[int]:

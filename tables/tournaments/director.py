@@ -28,6 +28,8 @@ import secrets
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.db import transaction
+
 from tables.engines import game_state
 from tables.models import Game, GameStatus
 from tables.rules import tournament as rules
@@ -49,6 +51,7 @@ from tables.tournaments.models import (
     TournamentStatus,
 )
 from tables.tournaments.push import tournament_push
+from tables.tournaments.signals import tournament_finished
 from tables.tournaments.wake import tournament_wake
 
 logger = logging.getLogger(__name__)
@@ -467,3 +470,7 @@ def _finish(tournament: Tournament, final: Round, at: datetime) -> None:
     tournament.status = TournamentStatus.FINISHED
     tournament.ended_at = at
     _save(tournament, at, due=None)
+    finished_id = int(tournament.pk)
+    transaction.on_commit(
+        lambda: tournament_finished.send_robust(sender=Tournament, tournament_id=finished_id)
+    )

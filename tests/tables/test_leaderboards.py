@@ -43,8 +43,10 @@ from tables.leaderboards.models import (
 from tables.models import Game, GameStatus, Table, TableTemplate
 from tables.ratings import services as ratings_services
 from tables.ratings.models import Rating, RatingChange
+from tables.ratings.signals import rating_changed
 from tables.tournaments import services as tourney
 from tables.tournaments.models import Registration, Tournament, TournamentStatus
+from tables.tournaments.signals import tournament_finished
 
 pytestmark = pytest.mark.django_db
 
@@ -88,7 +90,7 @@ def rated(table: Table) -> Callable[..., Rating]:
                     settings={},
                     status=GameStatus.FINISHED,
                 )
-                RatingChange(
+                change = RatingChange(
                     rating=rating,
                     user=user,
                     family=family,
@@ -99,7 +101,9 @@ def rated(table: Table) -> Callable[..., Rating]:
                     mu_after=rating.mu + step,
                     sigma_after=rating.sigma,
                     games_after=rating.games + 1,
-                ).save()
+                )
+                change.save()
+                rating_changed.send(sender=RatingChange, change=change)
                 rating.mu, rating.games = rating.mu + step, rating.games + 1
                 rating.save(update_fields=["mu", "games"])
         return rating
@@ -280,15 +284,14 @@ def test_a_finished_tournament_earns_its_places_points_once(
     t, (first, tied_a, tied_b) = _finished_tournament(
         user_factory, [(1, 1), (2, 3), (2, 3)], bot=True
     )
-    with django_capture_on_commit_callbacks(execute=True):
-        t.status = TournamentStatus.FINISHED
-        t.ended_at = NOW
-        t.save()
+    t.status = TournamentStatus.FINISHED
+    t.ended_at = NOW
+    t.save()
+    tournament_finished.send_robust(sender=Tournament, tournament_id=t.pk)
     got = dict(TournamentPoints.objects.values_list("user_id", "points"))
     assert got == {first.pk: 100, tied_a.pk: 45, tied_b.pk: 45}  # the tie shares 60 + 30
     # Heard again, swept, called again: nothing more.
-    with django_capture_on_commit_callbacks(execute=True):
-        t.save()
+    tournament_finished.send_robust(sender=Tournament, tournament_id=t.pk)
     assert services.tournament_points_award(tournament_id=t.pk) == 0
     assert services.tournaments_unawarded_award() == 0
     assert TournamentPoints.objects.count() == 3 and TournamentAward.objects.count() == 1
