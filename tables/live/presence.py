@@ -15,9 +15,8 @@ def presence_key(table_id: int, user_id: int) -> str:
     return f"presence:table:{table_id}:user:{user_id}"
 
 
-def socket_opened(*, table_id: int, user_id: int) -> int:
-    """Count one more socket; returns how many are open now."""
-    key = presence_key(table_id, user_id)
+def count_up(key: str) -> int:
+    """One more under the cache counter ``key``; returns the count now."""
     cache.add(key, 0, _TTL)
     try:
         return int(cache.incr(key))
@@ -26,9 +25,8 @@ def socket_opened(*, table_id: int, user_id: int) -> int:
         return 1
 
 
-def socket_closed(*, table_id: int, user_id: int) -> int:
-    """Count one socket fewer; returns how many are still open (never below zero)."""
-    key = presence_key(table_id, user_id)
+def count_down(key: str) -> int:
+    """One fewer under the cache counter ``key``; returns the count left (never below zero)."""
     try:
         left = int(cache.decr(key))
     except ValueError:
@@ -37,6 +35,16 @@ def socket_closed(*, table_id: int, user_id: int) -> int:
         cache.delete(key)
         return 0
     return left
+
+
+def socket_opened(*, table_id: int, user_id: int) -> int:
+    """Count one more socket; returns how many are open now."""
+    return count_up(presence_key(table_id, user_id))
+
+
+def socket_closed(*, table_id: int, user_id: int) -> int:
+    """Count one socket fewer; returns how many are still open (never below zero)."""
+    return count_down(presence_key(table_id, user_id))
 
 
 def open_counts(*, table_id: int, user_ids: list[int]) -> dict[int, int]:
@@ -60,26 +68,12 @@ def lobby_key(user_id: int) -> str:
 
 def lobby_opened(*, user_id: int) -> int:
     """Count one more lobby socket of ``user_id``; returns how many are open now."""
-    key = lobby_key(user_id)
-    cache.add(key, 0, _TTL)
-    try:
-        return int(cache.incr(key))
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, _TTL)
-        return 1
+    return count_up(lobby_key(user_id))
 
 
 def lobby_closed(*, user_id: int) -> int:
     """Count one lobby socket of ``user_id`` fewer; returns how many are still open."""
-    key = lobby_key(user_id)
-    try:
-        left = int(cache.decr(key))
-    except ValueError:
-        return 0
-    if left <= 0:
-        cache.delete(key)
-        return 0
-    return left
+    return count_down(lobby_key(user_id))
 
 
 def online(

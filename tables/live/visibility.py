@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from django.core.cache import cache
 
-# A count left behind by a crashed process expires (as the presence counts do).
-_TTL = 2 * 3600
+from tables.live.presence import count_down, count_up
 
 
 def seen_key(table_id: int, user_id: int) -> str:
@@ -19,26 +18,12 @@ def seen_key(table_id: int, user_id: int) -> str:
 
 def page_seen(*, table_id: int, user_id: int) -> int:
     """One more of the player's pages at the table is in view; returns how many are."""
-    key = seen_key(table_id, user_id)
-    cache.add(key, 0, _TTL)
-    try:
-        return int(cache.incr(key))
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, _TTL)
-        return 1
+    return count_up(seen_key(table_id, user_id))
 
 
 def page_unseen(*, table_id: int, user_id: int) -> int:
     """One page fewer in view (hidden, or its socket closed); never below zero."""
-    key = seen_key(table_id, user_id)
-    try:
-        left = int(cache.decr(key))
-    except ValueError:
-        return 0
-    if left <= 0:
-        cache.delete(key)
-        return 0
-    return left
+    return count_down(seen_key(table_id, user_id))
 
 
 def pages_seen(*, table_id: int, user_id: int) -> int:
