@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -63,6 +63,16 @@ def user_factory(db: Any, password: str) -> Callable[..., Any]:
 @pytest.fixture
 def player(user_factory: Callable[..., Any]) -> Any:
     return user_factory()
+
+
+@pytest.fixture(autouse=True)
+def _default_language_after() -> Iterator[None]:
+    """A page asked in Hindi leaves the thread's language active (the locale middleware does not
+    reset it): every test starts again in the default language."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

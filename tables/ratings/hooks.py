@@ -5,7 +5,7 @@ observer mechanism), registered in ``RatingsConfig.ready()``:
   Celery task when Celery runs the timers, else here, in a transaction of its own;
 * Play now asks how far each waiting table's people are from the player's rating
   (``tables.services.hooks.play_now_rank_register``);
-* the profile page gets the player's ratings section (``accounts.hooks.profile_section_register``).
+* the profile page gets the player's ratings section (``accounts.hooks.page_section_register``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
-from accounts.hooks import profile_section_register
+from accounts.hooks import page_section_register
 from tables.ratings import selectors, services
 from tables.ratings.models import family_of
 from tables.ratings.presenters import profile_context
@@ -71,4 +71,4 @@ def profile_section(request: HttpRequest) -> SafeString:
 def register() -> None:
     hooks.game_ended_listen(game_ended)
     hooks.play_now_rank_register(play_now_distances)
-    profile_section_register(profile_section)
+    page_section_register("profile", profile_section)

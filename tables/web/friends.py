@@ -9,6 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from django.http import HttpRequest
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString
+
 from accounts.friends import selectors as friends_selectors
 from tables.live import presence
 from tables.models import LIVE_GAME_STATUSES, GameStatus, Seat, Table, TableStatus
@@ -127,3 +131,17 @@ def table_invite_context(user: User | AnonymousUser, table_id: int) -> dict[str,
         if f.pk not in seated
     ]
     return {"invite_friends": friends, "invite_table_id": table.pk}
+
+
+def friends_page_section(request: HttpRequest) -> SafeString:
+    """The invites waiting for the player, atop the Friends page (``accounts.hooks``)."""
+    user = request.user
+    if not user.is_authenticated:
+        return SafeString("")
+    invites = invites_open(user=user)
+    if not invites:
+        return SafeString("")
+    html = render_to_string(
+        "friends/_invites_card.html", {"friend_invites": invites}, request=request
+    )
+    return SafeString(html)

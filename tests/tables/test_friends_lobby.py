@@ -28,7 +28,7 @@ from accounts.friends.signals import friend_invited
 from tables import services
 from tables.live import presence
 from tables.live.routing import websocket_urlpatterns
-from tables.models import Seat, Table, TableTemplate
+from tables.models import Seat, Table, TableStatus, TableTemplate
 from tables.services.friends import table_friend_invite
 from tables.web import friends as friends_web
 
@@ -172,6 +172,31 @@ def test_the_host_invites_a_friend_in_one_click_and_the_lobby_shows_it(
     assert client.get(heard[0]["invite_url"])["Location"] == reverse("table", args=[table.pk])
     client.post(reverse("table_join", args=[table.pk]))
     assert Seat.objects.filter(table=table, user=friend, left_at__isnull=True).exists()
+
+
+def test_the_friends_page_shows_the_invites_to_tables_still_open(
+    client: Client,
+    practice: TableTemplate,
+    user_factory: Callable[..., Any],
+    clock: Clock,
+) -> None:
+    host = user_factory(display_name="Asha")
+    friend = user_factory(display_name="Bilal")
+    _befriend(host, friend)
+    table = services.table_private_create(template=practice, user=host)
+    table_friend_invite(table_id=table.pk, host=host, friend_id=friend.pk)
+    client.force_login(friend)
+    page = client.get(reverse("friends")).content.decode()
+    assert 'id="friend-invites-card"' in page
+    assert "Asha invites you to Asha&#x27;s table" in page
+    assert reverse("table_invite", args=[table.invite_token]) in page
+    hindi = client.get(reverse("friends"), HTTP_ACCEPT_LANGUAGE="hi").content.decode()
+    assert "निजी टेबलों के न्योते" in hindi
+    Table.objects.filter(pk=table.pk).update(status=TableStatus.CLOSED)
+    page = client.get(reverse("friends")).content.decode()
+    assert 'id="friend-invites-card"' not in page and "invites you to" not in page
+    client.force_login(host)  # the host has no invite: no card
+    assert 'id="friend-invites-card"' not in client.get(reverse("friends")).content.decode()
 
 
 def test_a_blocked_players_invite_is_refused_and_changes_nothing(
