@@ -8,14 +8,17 @@ transaction.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
+from types import MappingProxyType
+from typing import Final
 
 from django.db import models
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, ngettext_lazy
 from django_stubs_ext import StrOrPromise
 
 
@@ -77,7 +80,8 @@ _TYPED_NUMBER = re.compile(r"([+-]?)([0-9]+)(?:\.([0-9]+))?", re.ASCII)
 
 
 class AmountProblem(StrEnum):
-    """Why a typed amount was refused (each form says it in its own words)."""
+    """Why a typed amount was refused: the code of an ``AmountRefused``, one per sentence of
+    ``AMOUNT_WORDS`` (a form may word one its own way)."""
 
     NOT_A_NUMBER = "not_a_number"
     NEGATIVE = "negative"  # a minus sign where only amounts above zero make sense
@@ -85,10 +89,43 @@ class AmountProblem(StrEnum):
     TOO_LARGE = "too_large"  # above ``MAX_TYPED_AMOUNT``
 
 
+AMOUNT_WORDS: Final[Mapping[AmountProblem, StrOrPromise]] = MappingProxyType(
+    {
+        AmountProblem.NOT_A_NUMBER: _(
+            "Enter an amount with the digits 0-9 and at most one decimal point, e.g. 500 or 499.50."
+        ),
+        AmountProblem.NEGATIVE: _("Enter an amount above %(zero)s."),
+        AmountProblem.TOO_PRECISE: ngettext_lazy(
+            "%(currency)s amounts have at most %(decimals)s decimal place.",
+            "%(currency)s amounts have at most %(decimals)s decimal places.",
+            "decimals",
+        ),
+        AmountProblem.TOO_LARGE: _("That amount is too large (at most %(amount)s)."),
+    }
+)
+
+
 class AmountRefused(ValueError):
-    def __init__(self, problem: AmountProblem) -> None:
-        super().__init__(str(problem))
+    """A typed amount refused: ``code`` (= ``problem``, an ``AmountProblem``), ``params`` (the
+    currency's name and decimals, zero and the largest amount in it) and ``status`` 400;
+    ``str(exc)`` is the sentence, in the language active when it is shown."""
+
+    status = 400
+
+    def __init__(self, problem: AmountProblem, /, *, currency: str = "cash") -> None:
+        super().__init__(problem.value)
         self.problem = problem
+        self.code = problem
+        info = CURRENCY_INFO[currency]
+        self.params: dict[str, object] = {
+            "currency": info.label,
+            "decimals": info.decimals,
+            "zero": format_amount(0, currency),
+            "amount": format_amount(MAX_TYPED_AMOUNT, currency),
+        }
+
+    def __str__(self) -> str:
+        return AMOUNT_WORDS[self.code] % self.params
 
 
 def amount_to_minor(text: object, currency: str, *, signed: bool = True) -> int:
@@ -101,17 +138,17 @@ def amount_to_minor(text: object, currency: str, *, signed: bool = True) -> int:
         _TYPED_NUMBER.fullmatch(text.strip().replace(",", "")) if isinstance(text, str) else None
     )
     if match is None:
-        raise AmountRefused(AmountProblem.NOT_A_NUMBER)
+        raise AmountRefused(AmountProblem.NOT_A_NUMBER, currency=currency)
     sign, whole, fraction = match.group(1), match.group(2), (match.group(3) or "").rstrip("0")
     if sign == "-" and not signed:
-        raise AmountRefused(AmountProblem.NEGATIVE)
+        raise AmountRefused(AmountProblem.NEGATIVE, currency=currency)
     if len(fraction) > decimals:
-        raise AmountRefused(AmountProblem.TOO_PRECISE)
+        raise AmountRefused(AmountProblem.TOO_PRECISE, currency=currency)
     if len(whole) > 15:  # not worth converting (Python refuses thousands of digits)
-        raise AmountRefused(AmountProblem.TOO_LARGE)
+        raise AmountRefused(AmountProblem.TOO_LARGE, currency=currency)
     minor = int(whole + fraction.ljust(decimals, "0"))  # "12" "5" -> 1250 for two decimals
     if minor > MAX_TYPED_AMOUNT:
-        raise AmountRefused(AmountProblem.TOO_LARGE)
+        raise AmountRefused(AmountProblem.TOO_LARGE, currency=currency)
     return -minor if sign == "-" else minor
 
 

@@ -8,50 +8,31 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy
 
 from .currencies import (
-    CURRENCY_INFO,
-    MAX_TYPED_AMOUNT,
     AmountProblem,
     AmountRefused,
     amount_to_minor,
-    format_amount,
 )
 
 
 def to_minor_units(value: str, currency: str, *, signed: bool = True) -> int:
-    """``"12.50"`` cash -> 1250 (``currencies.amount_to_minor``), its refusals in words: more
-    decimals than the currency has, anything that is not a plain number in the digits 0-9
-    (``1e999999``, ``NaN``, ``١٢``) and huge amounts. ``signed=False`` (a player's amount): the
-    words suggest no negative amount."""
+    """``"12.50"`` cash -> 1250 (``currencies.amount_to_minor``), its refusals in words
+    (``AmountRefused``'s): more decimals than the currency has, anything that is not a plain
+    number in the digits 0-9 (``1e999999``, ``NaN``, ``١٢``) and huge amounts. ``signed=True``
+    (staff's adjustment): the words of an unreadable number suggest a negative one too."""
     try:
         return amount_to_minor(value, currency, signed=signed)
     except AmountRefused as refused:
-        raise forms.ValidationError(_amount_words(refused.problem, currency, signed)) from refused
-
-
-def _amount_words(problem: AmountProblem, currency: str, signed: bool) -> str:
-    if problem == AmountProblem.NEGATIVE:
-        return _("Enter an amount above ₹0.00.")
-    if problem == AmountProblem.TOO_PRECISE:
-        info = CURRENCY_INFO[currency]
-        return ngettext(
-            "%(currency)s amounts have at most %(decimals)s decimal place.",
-            "%(currency)s amounts have at most %(decimals)s decimal places.",
-            info.decimals,
-        ) % {"currency": info.label, "decimals": info.decimals}
-    if problem == AmountProblem.TOO_LARGE:
-        return _("That amount is too large (at most %(amount)s).") % {
-            "amount": format_amount(MAX_TYPED_AMOUNT, currency)
-        }
-    if signed:
-        return _(
-            "Enter a number with the digits 0-9 and at most one decimal point, e.g. 12.50 or -5."
-        )
-    return _(
-        "Enter an amount with the digits 0-9 and at most one decimal point, e.g. 500 or 499.50."
-    )
+        if signed and refused.code == AmountProblem.NOT_A_NUMBER:
+            raise forms.ValidationError(
+                _(
+                    "Enter a number with the digits 0-9 and at most one decimal point, e.g. "
+                    "12.50 or -5."
+                )
+            ) from refused
+        raise forms.ValidationError(str(refused)) from refused
 
 
 class AdjustmentForm(forms.Form):

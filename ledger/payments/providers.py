@@ -21,18 +21,18 @@ from typing import Any
 from django.conf import settings
 from django.utils.module_loading import import_string
 
-from ..errors import LedgerError
+from ..errors import LedgerError, LedgerRefusal
 
 
 class CallbackRefused(LedgerError):
     """A callback that is not proven to come from the provider (bad or missing signature,
     unreadable body). Logged and answered 400; nothing changes."""
 
-    default_message = "The payment callback was refused."
+    default_code = LedgerRefusal.CALLBACK_REFUSED
 
 
 class PaymentsUnavailable(LedgerError):
-    default_message = "Payments are not available."
+    default_code = LedgerRefusal.PAYMENTS_UNAVAILABLE
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ def provider_get(name: str) -> Any:
         settings, "PAYMENTS_PROVIDERS", {"sandbox": "ledger.payments.sandbox.SandboxProvider"}
     )
     if name not in paths:
-        raise PaymentsUnavailable(f"Unknown payment provider {name!r}.")
+        raise PaymentsUnavailable(LedgerRefusal.PROVIDER_UNKNOWN, provider=repr(name))
     return import_string(paths[name])()
 
 

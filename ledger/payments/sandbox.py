@@ -24,6 +24,7 @@ from django.conf import settings
 from django.db import close_old_connections, transaction
 from django.urls import reverse
 
+from ..errors import LedgerRefusal
 from .models import DepositStatus, SandboxPayment
 from .providers import CallbackRefused, Checkout, PaymentEvent
 
@@ -71,12 +72,12 @@ class SandboxProvider:
 
     def callback_verify(self, *, body: bytes, headers: Mapping[str, str]) -> PaymentEvent:
         if not _secret():
-            raise CallbackRefused("The sandbox has no secret configured.")
+            raise CallbackRefused(LedgerRefusal.CALLBACK_NO_SECRET, provider="sandbox")
         if len(body) > MAX_BODY:
-            raise CallbackRefused("The callback body is too large.")
+            raise CallbackRefused(LedgerRefusal.CALLBACK_TOO_LARGE)
         signature = str(headers.get(SIGNATURE_HEADER, ""))
         if not hmac.compare_digest(signature.encode(), sandbox_sign(body).encode()):
-            raise CallbackRefused("The callback signature does not match.")
+            raise CallbackRefused(LedgerRefusal.CALLBACK_BAD_SIGNATURE, provider="sandbox")
         try:
             data = json.loads(body)
             event = PaymentEvent(
@@ -86,9 +87,11 @@ class SandboxProvider:
                 event_id=str(data.get("event_id", "")),
             )
         except (ValueError, KeyError, TypeError) as error:
-            raise CallbackRefused("The callback body is not a payment event.") from error
+            raise CallbackRefused(
+                LedgerRefusal.CALLBACK_NOT_AN_EVENT, provider="sandbox"
+            ) from error
         if event.status not in OUTCOMES.values() or data.get("currency") != "INR":
-            raise CallbackRefused("The callback names an unknown status or currency.")
+            raise CallbackRefused(LedgerRefusal.CALLBACK_UNKNOWN_STATUS)
         return event
 
     def payment_lookup(self, *, reference: str) -> PaymentEvent | None:
@@ -103,7 +106,7 @@ def sandbox_checkout_complete(*, reference: str, outcome: str) -> SandboxPayment
     its side and, once committed, reports it to the webhook handling like a gateway would.
     Pressing again changes nothing (the checkout is over)."""
     if outcome not in OUTCOMES:
-        raise CallbackRefused("Unknown checkout outcome.")
+        raise CallbackRefused(LedgerRefusal.CHECKOUT_OUTCOME_UNKNOWN, outcome=outcome)
     with transaction.atomic():
         payment = SandboxPayment.objects.select_for_update().get(reference=reference)
         if payment.status != DepositStatus.PENDING:

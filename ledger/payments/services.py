@@ -5,7 +5,8 @@ Money moves only through ``ledger.services`` (``wallet_deposit_cleared``, ``with
 repeated callback or a double click moves money once. The request rows (``Deposit``,
 ``Withdrawal``) carry the status and an event history.
 
-Refusals are ``LedgerError`` subclasses with a message in words and rupees."""
+Refusals are ``LedgerError`` subclasses with a ``LedgerRefusal`` code and its params (amounts
+in paise, moments), worded when shown."""
 
 from __future__ import annotations
 
@@ -18,13 +19,11 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.utils import formats, timezone
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils import timezone
 
 from ..currencies import format_amount, money_games_on
 from ..db import retry_on_conflict
-from ..errors import InvalidAmount, LedgerError
+from ..errors import InvalidAmount, LedgerError, LedgerRefusal
 from ..services import (
     wallet_deposit_cleared,
     withdrawal_hold,
@@ -61,17 +60,15 @@ MIN_DEPOSIT = 100  # ₹1.00
 
 
 class MoneyGamesOff(LedgerError):
-    default_message = gettext_lazy(
-        "Money games are off on this site: only practice chips are played here."
-    )
+    default_code = LedgerRefusal.MONEY_GAMES_OFF
 
 
 class DepositRefused(LedgerError):
-    default_message = gettext_lazy("This deposit cannot be taken.")
+    default_code = LedgerRefusal.DEPOSIT_REFUSED
 
 
 class WithdrawalRefused(LedgerError):
-    default_message = gettext_lazy("This withdrawal cannot be made.")
+    default_code = LedgerRefusal.WITHDRAWAL_REFUSED
 
 
 def money_games_required() -> None:
@@ -81,10 +78,6 @@ def money_games_required() -> None:
 
 def _max_deposit() -> int:
     return int(getattr(settings, "PAYMENTS_MAX_DEPOSIT", 10_000_000))  # ₹1,00,000.00
-
-
-def _when(moment: datetime) -> str:
-    return formats.date_format(timezone.localtime(moment), "DATETIME_FORMAT")
 
 
 def _check_limit(*, user: User, amount: int, limit: int | None, now: datetime, period: str) -> None:
@@ -97,24 +90,17 @@ def _check_limit(*, user: User, amount: int, limit: int | None, now: datetime, p
     left = max(0, limit - deposit_total_since(user=user, since=now - window))
     if amount <= left:
         return
-    values = {"limit": format_amount(limit, "cash"), "left": format_amount(left, "cash")}
-    if period == "daily":
-        words = _(
-            "That is over your daily deposit limit of %(limit)s (counted over the last 24 "
-            "hours): you can deposit %(left)s more now."
-        )
-    else:
-        words = _(
-            "That is over your monthly deposit limit of %(limit)s (counted over the last 30 "
-            "days): you can deposit %(left)s more now."
-        )
     room = deposit_room_from(user=user, now=now, window=window, limit=limit, amount=amount)
-    if room is not None:
-        words += " " + _("From %(when)s, %(amount)s fits again.") % {
-            "amount": format_amount(amount, "cash"),
-            "when": _when(room),
-        }
-    raise DepositRefused(words % values, left=left, limit=limit, allowed_from=room)
+    raise DepositRefused(
+        LedgerRefusal.DEPOSIT_DAILY_LIMIT
+        if period == "daily"
+        else LedgerRefusal.DEPOSIT_MONTHLY_LIMIT,
+        currency="cash",
+        left=left,
+        limit=limit,
+        amount=amount,
+        allowed_from=room,  # when set, the words add from when the amount fits again
+    )
 
 
 @retry_on_conflict
@@ -128,16 +114,12 @@ def deposit_start(
     callback credits."""
     money_games_required()
     if isinstance(amount, bool) or not isinstance(amount, int):
-        raise InvalidAmount(_("Enter an amount in rupees."))
+        raise InvalidAmount(LedgerRefusal.AMOUNT_IN_RUPEES)
     if amount < MIN_DEPOSIT:
-        raise DepositRefused(
-            _("The smallest deposit is %(amount)s.")
-            % {"amount": format_amount(MIN_DEPOSIT, "cash")}
-        )
+        raise DepositRefused(LedgerRefusal.DEPOSIT_TOO_SMALL, currency="cash", amount=MIN_DEPOSIT)
     if amount > _max_deposit():
         raise DepositRefused(
-            _("The largest deposit is %(amount)s.")
-            % {"amount": format_amount(_max_deposit(), "cash")}
+            LedgerRefusal.DEPOSIT_TOO_LARGE, currency="cash", amount=_max_deposit()
         )
     now = now or timezone.now()
     name = provider or provider_default()
@@ -148,11 +130,7 @@ def deposit_start(
         policy = player_policy(user=locked, now=now)
         if policy.self_excluded_until is not None and policy.self_excluded_until > now:
             raise DepositRefused(
-                _(
-                    "You have excluded yourself from money games until %(until)s: no deposits "
-                    "until then."
-                )
-                % {"until": _when(policy.self_excluded_until)}
+                LedgerRefusal.DEPOSIT_SELF_EXCLUDED, until=policy.self_excluded_until
             )
         _check_limit(user=locked, amount=amount, limit=policy.daily_limit, now=now, period="daily")
         _check_limit(
@@ -214,15 +192,15 @@ def _refund_apply(*, provider: str, event: PaymentEvent) -> Deposit:
         elif event.reference:
             found = found.filter(reference=event.reference)
         else:
-            raise CallbackRefused("The refund names no payment.")
+            raise CallbackRefused(LedgerRefusal.REFUND_NO_PAYMENT)
         deposit = found.first()
         if deposit is None:
             # Perhaps before the payment's own event (out of order): refused, so resent later.
-            raise CallbackRefused("The refund names no deposit of ours (yet).")
+            raise CallbackRefused(LedgerRefusal.REFUND_UNKNOWN_DEPOSIT)
         if event.amount <= deposit.refunded_amount:
             return deposit  # a repeated or older refund event
         if deposit.status != DepositStatus.PAID:
-            raise CallbackRefused("A refund of a deposit that is not paid (yet).")
+            raise CallbackRefused(LedgerRefusal.REFUND_NOT_PAID)
         deposit.refunded_amount = min(event.amount, deposit.amount)
         deposit.updated_at = timezone.now()
         deposit.save(update_fields=["refunded_amount", "updated_at"])
@@ -248,7 +226,7 @@ def _event_apply(*, provider: str, event: PaymentEvent) -> Deposit:
         )
         if deposit is None:
             logger.warning("payments: %s callback for unknown %r", provider, event.reference)
-            raise CallbackRefused("The callback names no deposit of ours.")
+            raise CallbackRefused(LedgerRefusal.CALLBACK_UNKNOWN_DEPOSIT)
         if event.amount != deposit.amount:
             logger.warning(
                 "payments: %s callback for %s says %s, the deposit is %s",
@@ -257,7 +235,7 @@ def _event_apply(*, provider: str, event: PaymentEvent) -> Deposit:
                 event.amount,
                 deposit.amount,
             )
-            raise CallbackRefused("The callback amount differs from the deposit.")
+            raise CallbackRefused(LedgerRefusal.CALLBACK_AMOUNT_DIFFERS)
         now = timezone.now()
         if event.status == DepositStatus.PAID:
             tx = wallet_deposit_cleared(
@@ -313,7 +291,7 @@ def _refuse_money_off(*, provider: str, event: PaymentEvent) -> None:
             .first()
         )
         if deposit is None:
-            raise CallbackRefused("The callback names no deposit of ours.")
+            raise CallbackRefused(LedgerRefusal.CALLBACK_UNKNOWN_DEPOSIT)
         if deposit.status == DepositStatus.PAID:
             return
         now = timezone.now()
@@ -326,7 +304,9 @@ def _refuse_money_off(*, provider: str, event: PaymentEvent) -> None:
         deposit.save(update_fields=["status", "updated_at"])
         DepositEvent.objects.create(deposit=deposit, status=deposit.status, detail=detail, at=now)
         logger.warning("payments: %s %s: %s", provider, deposit.reference, detail)
-    raise CallbackRefused(detail)
+    raise CallbackRefused(
+        LedgerRefusal.CALLBACK_MONEY_OFF_PAID if paid else LedgerRefusal.CALLBACK_MONEY_OFF
+    )
 
 
 def deposit_cancel_money_off(*, deposit: Deposit) -> Deposit:
@@ -361,13 +341,12 @@ def deposit_cancel(*, user: User, reference: str, now: datetime | None = None) -
             .first()
         )
         if deposit is None:
-            raise DepositRefused(_("There is no such deposit in your wallet."))
+            raise DepositRefused(LedgerRefusal.NO_SUCH_DEPOSIT)
         if deposit.status == DepositStatus.CANCELLED:
             return deposit
         if deposit.status != DepositStatus.PENDING:
             raise DepositRefused(
-                _("This deposit is no longer pending (%(status)s): there is nothing to cancel.")
-                % {"status": deposit.get_status_display().lower()}
+                LedgerRefusal.DEPOSIT_NOT_PENDING, status=deposit.get_status_display().lower()
             )
         deposit.status = DepositStatus.CANCELLED
         deposit.updated_at = now
@@ -428,17 +407,11 @@ def withdrawal_request(*, user: User, amount: int, now: datetime | None = None) 
     own). The amount is held at once (wallet -> pending withdrawals), so
     it cannot be played; ``InsufficientFunds`` says what the wallet holds."""
     if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
-        raise InvalidAmount(_("Enter an amount above ₹0.00."))
+        raise InvalidAmount(LedgerRefusal.AMOUNT_ABOVE_ZERO)
     now = now or timezone.now()
     policy = player_policy(user=user, now=now)
     if not policy.identity_verified:
-        raise WithdrawalRefused(
-            _(
-                "Withdrawals need a verified identity, and our staff have not verified yours "
-                "yet. Please contact support."
-            ),
-            contact_support=True,
-        )
+        raise WithdrawalRefused(LedgerRefusal.WITHDRAWAL_UNVERIFIED, contact_support=True)
     with transaction.atomic():
         withdrawal = Withdrawal.objects.create(user=user, amount=amount, created_at=now)
         withdrawal_hold(
@@ -465,7 +438,7 @@ def _decide(*, withdrawal: Withdrawal, staff_user: User, reason: str, target: st
             return locked  # a double submit: decided already, nothing moves again
         if locked.status != WithdrawalStatus.PENDING:
             raise WithdrawalRefused(
-                f"This withdrawal was already decided: {locked.get_status_display().lower()}."
+                LedgerRefusal.WITHDRAWAL_DECIDED, status=locked.get_status_display().lower()
             )
         key = f"withdrawal:{locked.pk}:{'approve' if target == 'approved' else 'reject'}"
         if target == WithdrawalStatus.APPROVED:

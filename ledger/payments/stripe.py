@@ -25,6 +25,7 @@ from typing import Any
 import stripe
 from django.conf import settings
 
+from ..errors import LedgerRefusal
 from .providers import (
     IGNORED,
     REFUNDED,
@@ -47,7 +48,9 @@ def stripe_client() -> stripe.StripeClient:
     Stripe's own) points it elsewhere: the tests' local server of recorded answers."""
     key = str(getattr(settings, "STRIPE_SECRET_KEY", ""))
     if not key:
-        raise PaymentsUnavailable("Stripe is not configured (STRIPE_SECRET_KEY).")
+        raise PaymentsUnavailable(
+            LedgerRefusal.PROVIDER_NOT_CONFIGURED, provider="Stripe", setting="STRIPE_SECRET_KEY"
+        )
     base = str(getattr(settings, "STRIPE_API_BASE", ""))
     if base:
         return stripe.StripeClient(key, base_addresses={"api": base}, max_network_retries=0)
@@ -100,19 +103,21 @@ class StripeProvider:
     def callback_verify(self, *, body: bytes, headers: Mapping[str, str]) -> PaymentEvent:
         secret = str(getattr(settings, "STRIPE_WEBHOOK_SECRET", ""))
         if not secret:
-            raise CallbackRefused("Stripe webhooks have no signing secret configured.")
+            raise CallbackRefused(LedgerRefusal.CALLBACK_NO_SECRET, provider="Stripe")
         signature = str(headers.get(SIGNATURE_HEADER, ""))
         tolerance = int(getattr(settings, "STRIPE_WEBHOOK_TOLERANCE_S", 300))
         try:
             event = stripe.Webhook.construct_event(body, signature, secret, tolerance)
         except stripe.SignatureVerificationError as error:
-            raise CallbackRefused("The Stripe signature does not match.") from error
+            raise CallbackRefused(
+                LedgerRefusal.CALLBACK_BAD_SIGNATURE, provider="Stripe"
+            ) from error
         except (ValueError, KeyError, TypeError) as error:
-            raise CallbackRefused("The callback body is not a Stripe event.") from error
+            raise CallbackRefused(LedgerRefusal.CALLBACK_NOT_AN_EVENT, provider="Stripe") from error
         # Stripe's check refuses a signature older than the tolerance only: one dated in the
         # future is refused here the same way (a replay cannot be prepared ahead).
         if _signed_at(signature) > time.time() + tolerance:
-            raise CallbackRefused("The Stripe signature is dated in the future.")
+            raise CallbackRefused(LedgerRefusal.CALLBACK_FUTURE_SIGNATURE, provider="Stripe")
         return _event_read(event.to_dict())
 
     def payment_lookup(self, *, reference: str) -> PaymentEvent | None:
@@ -152,7 +157,7 @@ def _event_read(event: dict[str, Any]) -> PaymentEvent:
             else:
                 status = SESSION_EVENTS.get(kind, IGNORED)
             if status != IGNORED and (not reference or currency.lower() != "inr"):
-                raise CallbackRefused("The Stripe event names no reference of ours or not INR.")
+                raise CallbackRefused(LedgerRefusal.CALLBACK_NOT_OURS, provider="Stripe")
             return PaymentEvent(
                 reference=reference,
                 status=status,
@@ -169,7 +174,7 @@ def _event_read(event: dict[str, Any]) -> PaymentEvent:
                 intent_id=str(obj.get("payment_intent") or ""),
             )
     except (TypeError, ValueError) as error:
-        raise CallbackRefused("The Stripe event could not be read.") from error
+        raise CallbackRefused(LedgerRefusal.CALLBACK_UNREADABLE, provider="Stripe") from error
     return PaymentEvent(reference="", status=IGNORED, amount=0, event_id=event_id)
 
 

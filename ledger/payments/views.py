@@ -34,7 +34,7 @@ def _cash_wallet() -> str:
 
 
 def _money_off(request: HttpRequest) -> HttpResponse:
-    return HttpResponseForbidden(str(services.MoneyGamesOff.default_message))
+    return HttpResponseForbidden(str(services.MoneyGamesOff()))
 
 
 def _form_refused(request: HttpRequest, form: RupeesForm) -> HttpResponse:

@@ -18,6 +18,7 @@ from ..errors import (
     InvalidAmount,
     InvalidCurrency,
     InvalidReference,
+    LedgerRefusal,
     ReasonRequired,
     StaffRequired,
     UnknownUser,
@@ -39,19 +40,19 @@ REF_PATTERN = re.compile(r"^[a-z][a-z0-9_-]*:[A-Za-z0-9._:-]+$")
 
 def check_amount(value: object, *, allow_zero: bool = False, signed: bool = False) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidAmount("Amounts must be whole numbers of minor units.", amount=repr(value))
+        raise InvalidAmount(LedgerRefusal.AMOUNT_NOT_WHOLE, amount=repr(value))
     if value == 0 and not allow_zero:
-        raise InvalidAmount("The amount cannot be zero.", amount=value)
+        raise InvalidAmount(LedgerRefusal.AMOUNT_ZERO, amount=value)
     if value < 0 and not signed:
-        raise InvalidAmount("The amount cannot be negative.", amount=value)
+        raise InvalidAmount(LedgerRefusal.AMOUNT_NEGATIVE, amount=value)
     if abs(value) > MAX_AMOUNT:
-        raise InvalidAmount("The amount is too large.", amount=value)
+        raise InvalidAmount(LedgerRefusal.AMOUNT_TOO_LARGE, amount=value)
     return value
 
 
 def check_currency(currency: object) -> str:
     if not isinstance(currency, str) or currency not in CURRENCY_INFO:
-        raise InvalidCurrency(f"Unknown currency {currency!r}.", currency=repr(currency))
+        raise InvalidCurrency(LedgerRefusal.CURRENCY_UNKNOWN, currency=repr(currency))
     return currency
 
 
@@ -59,23 +60,19 @@ def check_ref(ref: object, *, required: bool) -> str:
     if ref == "" and not required:
         return ""
     if not isinstance(ref, str) or len(ref) > MAX_REF_LENGTH or not REF_PATTERN.fullmatch(ref):
-        raise InvalidReference(
-            f"Invalid reference {ref!r}: expected a form like 'game:12'.", ref=repr(ref)
-        )
+        raise InvalidReference(LedgerRefusal.REFERENCE_MALFORMED, ref=repr(ref))
     return ref
 
 
 def check_key(key: object) -> str:
     if not isinstance(key, str) or not key.strip() or len(key) > MAX_KEY_LENGTH:
-        raise InvalidReference(
-            "Every posting needs an idempotency key of 1 to 200 characters.", key=repr(key)
-        )
+        raise InvalidReference(LedgerRefusal.KEY_INVALID, key=repr(key))
     return key
 
 
 def check_reason(reason: object) -> str:
     if not isinstance(reason, str) or not reason.strip():
-        raise ReasonRequired("A reason is required for this operation.")
+        raise ReasonRequired()
     return reason.strip()
 
 
@@ -85,13 +82,13 @@ def check_staff(staff_user: object) -> User:
         or not staff_user.is_staff
         or not staff_user.is_active
     ):
-        raise StaffRequired("Only an active staff member can do this.")
+        raise StaffRequired()
     return staff_user
 
 
 def check_user(user: object) -> User:
     if not isinstance(user, get_user_model()) or user.pk is None:
-        raise UnknownUser("No such player.")
+        raise UnknownUser()
     return user
 
 

@@ -15,13 +15,14 @@ from typing import TYPE_CHECKING, Any
 from django.contrib.auth import get_user_model
 from django.db import connection
 
-from ..currencies import CURRENCY_INFO, format_amount
+from ..currencies import CURRENCY_INFO
 from ..errors import (
     CurrencyMismatch,
     EmptyTransaction,
     IdempotencyConflict,
     InsufficientFunds,
     LedgerError,
+    LedgerRefusal,
     UnbalancedTransaction,
     UnknownUser,
 )
@@ -119,7 +120,7 @@ def lock_idents(idents: Iterable[Ident]) -> dict[Ident, Account]:
     relock: list[Account] = []
     for ident in missing:
         if ident.kind == AccountKind.WALLET and not _user_exists(ident.user_id):
-            raise UnknownUser(f"No player with id {ident.user_id}.", user_id=ident.user_id)
+            raise UnknownUser(LedgerRefusal.NO_PLAYER_WITH_ID, user_id=ident.user_id)
         account, created = Account.objects.get_or_create(
             **ident.lookup, defaults={"currency": ident.currency}
         )
@@ -135,9 +136,10 @@ def lock_idents(idents: Iterable[Ident]) -> dict[Ident, Account]:
         account = by_identity[ident.identity]
         if account.currency != ident.currency:
             raise CurrencyMismatch(
-                f"{ident.ref or 'This account'} is played in "
-                f"{CURRENCY_INFO[account.currency].label.lower()}, not "
-                f"{CURRENCY_INFO[ident.currency].label.lower()}.",
+                LedgerRefusal.POT_CURRENCY if ident.ref else LedgerRefusal.ACCOUNT_CURRENCY,
+                pot_ref=ident.ref,
+                played=CURRENCY_INFO[account.currency].label.lower(),
+                asked=CURRENCY_INFO[ident.currency].label.lower(),
                 account=account.pk,
                 currency=ident.currency,
             )
@@ -193,7 +195,6 @@ def replayed(key: str, fingerprint: str) -> Transaction | None:
         return None
     if existing.fingerprint != fingerprint:
         raise IdempotencyConflict(
-            "This request was already made with different details.",
             key=key,
             transaction=existing.pk,
         )
@@ -223,29 +224,27 @@ def _checked_legs(plan: Plan) -> list[tuple[Account, int]]:
     final = [(account, amount) for account, amount in merged.values() if amount != 0]
     currency = plan.currency
     if len(final) < 2:
-        raise EmptyTransaction("There is nothing to pay.")
+        raise EmptyTransaction()
     total = sum(amount for _, amount in final)
     if total != 0:
-        raise UnbalancedTransaction(
-            f"The payment does not balance (off by {format_amount(total, currency)}).",
-            total=total,
-        )
+        raise UnbalancedTransaction(LedgerRefusal.UNBALANCED_BY, total=total, currency=currency)
     for account, amount in final:
         if account.currency != currency:
             raise CurrencyMismatch(account=account.pk, currency=currency)
         after = account.balance + amount
         if after < 0 and account.kind == AccountKind.WALLET:
             raise InsufficientFunds(
-                f"Not enough money in the wallet: it holds "
-                f"{format_amount(account.balance, currency)} and this needs "
-                f"{format_amount(-amount, currency)}.",
+                LedgerRefusal.WALLET_SHORT,
+                currency=currency,
                 balance=account.balance,
                 required=-amount,
                 user_id=account.user_id,
             )
         if after < 0 and account.kind == AccountKind.POT:
             raise UnbalancedTransaction(
-                f"{account} holds only {format_amount(account.balance, currency)}.",
+                LedgerRefusal.POT_SHORT,
+                pot_ref=account.ref,
+                currency=currency,
                 balance=account.balance,
                 required=-amount,
             )

@@ -13,12 +13,9 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.utils import timezone
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
-from ..currencies import format_amount
 from ..db import retry_on_conflict
-from ..errors import LedgerError
+from ..errors import LedgerError, LedgerRefusal
 from ..models import Account, AccountKind, PracticeChipsPolicy, Transaction, TransactionKind
 from ._checks import (
     check_amount,
@@ -38,7 +35,7 @@ CASH = "cash"
 
 
 class PracticeTopUpRefused(LedgerError):
-    default_message = gettext_lazy("No free practice chips now.")
+    default_code = LedgerRefusal.PRACTICE_NOT_NOW
 
 
 @retry_on_conflict
@@ -202,16 +199,13 @@ def practice_chips_top_up_daily(*, user: User, now: datetime | None = None) -> T
     )
     if balance >= policy.balance_cap:
         raise PracticeTopUpRefused(
-            _("Free practice chips are for balances under %(cap)s; you have %(balance)s.")
-            % {
-                "cap": format_amount(policy.balance_cap, "practice"),
-                "balance": format_amount(balance, "practice"),
-            }
+            LedgerRefusal.PRACTICE_OVER_CAP,
+            currency="practice",
+            cap=policy.balance_cap,
+            balance=balance,
         )
     if Transaction.objects.filter(idempotency_key=key).exists():
-        raise PracticeTopUpRefused(
-            _("You already had today's free practice chips. Come back tomorrow.")
-        )
+        raise PracticeTopUpRefused(LedgerRefusal.PRACTICE_HAD_TODAY)
     return _practice_post(user=user, amount=policy.daily_amount, key=key)
 
 
@@ -232,7 +226,5 @@ def _practice_post(*, user: User, amount: int, key: str) -> Transaction:
         ),
     )
     if not new:
-        raise PracticeTopUpRefused(
-            _("You already had today's free practice chips. Come back tomorrow.")
-        )
+        raise PracticeTopUpRefused(LedgerRefusal.PRACTICE_HAD_TODAY)
     return tx

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..db import retry_on_conflict
-from ..errors import AlreadyReversed, NotReversible
+from ..errors import AlreadyReversed, LedgerRefusal, NotReversible
 from ..models import Account, AccountKind, Entry, Transaction, TransactionKind
 from ._checks import (
     check_amount,
@@ -75,7 +75,7 @@ def transaction_reverse(
     staff = check_staff(staff_user)
     key = check_key(idempotency_key)
     if not isinstance(transaction, Transaction) or transaction.pk is None:
-        raise NotReversible("No such transaction.")
+        raise NotReversible(LedgerRefusal.NO_SUCH_TRANSACTION)
     fp = request_fingerprint("transaction_reverse", transaction=transaction.pk)
     original = Transaction.objects.get(pk=transaction.pk)
     entries = list(Entry.objects.filter(transaction=original).select_related("account"))
@@ -83,7 +83,7 @@ def transaction_reverse(
 
     def plan() -> Plan:
         if original.kind == TransactionKind.REVERSAL:
-            raise NotReversible("A reversal cannot be reversed; post an adjustment instead.")
+            raise NotReversible(LedgerRefusal.REVERSAL_NOT_REVERSIBLE, transaction=original.pk)
         if Transaction.objects.filter(reverses=original).exists():
             raise AlreadyReversed(transaction=original.pk)
         return Plan(

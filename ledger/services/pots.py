@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 from django.db.models import Sum
 from django.utils import timezone, translation
 
-from ..currencies import format_amount
 from ..db import retry_on_conflict
 from ..errors import (
     InvalidAmount,
+    LedgerRefusal,
     PotClosed,
     PotNotEmpty,
     RefundExceedsStake,
@@ -144,8 +144,10 @@ def pot_refund_entry(
         stake = _contributions(pot).get(user.pk, 0)
         if amount > stake:
             raise RefundExceedsStake(
-                f"Cannot refund {format_amount(amount, currency)}: "
-                f"{format_amount(max(stake, 0), currency)} was paid into {pot_ref}.",
+                LedgerRefusal.REFUND_MORE_THAN_PAID,
+                pot_ref=pot_ref,
+                currency=currency,
+                paid=max(stake, 0),
                 stake=stake,
                 amount=amount,
             )
@@ -182,11 +184,11 @@ def _pot_pay(
     key = check_key(key)
     fee = check_amount(fee, allow_zero=True)
     if not isinstance(amounts, Mapping):
-        raise InvalidAmount("Payouts must map user ids to amounts.")
+        raise InvalidAmount(LedgerRefusal.PAYOUTS_NOT_MAPPING)
     clean: dict[int, int] = {}
     for user_id, amount in amounts.items():
         if isinstance(user_id, bool) or not isinstance(user_id, int):
-            raise UnknownUser(f"Payouts are keyed by user id, not {user_id!r}.")
+            raise UnknownUser(LedgerRefusal.PAYOUT_KEY, key=repr(user_id))
         clean[user_id] = check_amount(amount, allow_zero=True)
     fp = request_fingerprint(
         op,
@@ -231,16 +233,18 @@ def _pay_plan(
     total = sum(amount for _, amount in pays) + fee
     if total < pot.balance:
         raise PotNotEmpty(
-            f"The pot {pot_ref} holds {format_amount(pot.balance, currency)}; paying "
-            f"{format_amount(total, currency)} would leave "
-            f"{format_amount(pot.balance - total, currency)} behind.",
+            LedgerRefusal.POT_LEFT_BEHIND,
+            pot_ref=pot_ref,
+            currency=currency,
+            rest=pot.balance - total,
             pot_balance=pot.balance,
             total=total,
         )
     if total > pot.balance:
         raise UnbalancedTransaction(
-            f"The pot {pot_ref} holds {format_amount(pot.balance, currency)}, less than the "
-            f"{format_amount(total, currency)} to pay.",
+            LedgerRefusal.POT_SHORT_OF_PAYOUT,
+            pot_ref=pot_ref,
+            currency=currency,
             pot_balance=pot.balance,
             total=total,
         )
@@ -326,7 +330,7 @@ def pot_cancel_refund(*, pot_ref: str, currency: str, idempotency_key: str) -> T
         if {uid for uid, c in contributions.items() if c} <= locked_users:
             break
     else:  # pragma: no cover - needs ten interleaved new entries
-        raise UnbalancedTransaction("The pot kept changing; try again.")
+        raise UnbalancedTransaction(LedgerRefusal.POT_KEPT_CHANGING, pot_ref=pot_ref)
     if pot.balance == 0:
         closing = Transaction.objects.filter(
             ref=pot_ref,
@@ -334,7 +338,7 @@ def pot_cancel_refund(*, pot_ref: str, currency: str, idempotency_key: str) -> T
             reversed_by__isnull=True,
         )
         if closing.exists():
-            raise PotClosed("This game has already been paid out.", pot_ref=pot_ref)
+            raise PotClosed(LedgerRefusal.POT_PAID_OUT, pot_ref=pot_ref)
         if pot.closed_at is None:
             _close_pot(pot)
         return None
@@ -343,7 +347,9 @@ def pot_cancel_refund(*, pot_ref: str, currency: str, idempotency_key: str) -> T
     refunds = {uid: c for uid, c in contributions.items() if c}
     if any(c < 0 for c in refunds.values()) or sum(refunds.values()) != pot.balance:
         raise UnbalancedTransaction(
-            f"The pot {pot_ref} does not match what the players paid in; staff must settle it.",
+            LedgerRefusal.POT_MISMATCH,
+            pot_ref=pot_ref,
+            currency=currency,
             pot_balance=pot.balance,
         )
     legs = [(pot, -pot.balance)]

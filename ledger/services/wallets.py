@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..currencies import CURRENCY_INFO
 from ..db import retry_on_conflict
-from ..errors import InvalidCurrency
+from ..errors import InvalidCurrency, LedgerRefusal
 from ..models import Account, AccountKind, Transaction, TransactionKind
 from ._checks import check_amount, check_currency, check_key, check_ref, check_user
 from ._posting import wallet_house_post
@@ -72,7 +72,7 @@ def wallet_withdraw(
     currency = check_currency(currency)
     if not CURRENCY_INFO[currency].withdrawable:
         raise InvalidCurrency(
-            f"{CURRENCY_INFO[currency].label} cannot be withdrawn.", currency=currency
+            LedgerRefusal.NOT_WITHDRAWABLE, label=CURRENCY_INFO[currency].label, currency=currency
         )
     amount = check_amount(amount)
     key = check_key(idempotency_key)
