@@ -9,11 +9,12 @@ from django.apps import apps
 from django.conf import settings
 from django.contrib.auth.models import Group, Permission
 from django.db import transaction
-from django.utils import formats, timezone
+from django.utils import timezone
 from django.utils.module_loading import import_string
-from django.utils.translation import gettext as _
 
 from . import live
+from .errors import AccountRefusal as AccountRefusal
+from .errors import AccountRefused as AccountRefused
 from .models import DepositLimit, LimitPeriod, SelfExclusion, SelfExclusionPeriod, User
 from .roles import SUPPORT_GROUP
 from .selectors import deposit_limit_current, self_exclusion_active
@@ -27,10 +28,6 @@ SELF_EXCLUSION_LENGTHS = {
     SelfExclusionPeriod.HALF_YEAR: timedelta(days=182),
 }
 MAX_LIMIT = 10**12  # paise: far above any real limit
-
-
-class AccountRefused(ValueError):
-    """A refused account change; the message is for the player. Nothing was changed."""
 
 
 def _support_permissions() -> list[tuple[str, str]]:
@@ -95,7 +92,7 @@ def user_locale_update(
     fields = []
     if language is not None:
         if language and language not in dict(settings.LANGUAGES):
-            raise AccountRefused(_("That language is not offered."))
+            raise AccountRefused(AccountRefusal.LANGUAGE_NOT_OFFERED)
         user.language = language
         fields.append("language")
     if time_zone is not None:
@@ -132,9 +129,9 @@ def limits_set(
     cooling off. Higher (or removed): effective after 24 hours. The same limit again changes
     nothing (returns None)."""
     if period not in LimitPeriod.values:
-        raise AccountRefused(_("Choose a daily or a monthly limit."))
+        raise AccountRefused(AccountRefusal.LIMIT_PERIOD)
     if amount is not None and (isinstance(amount, bool) or not 0 <= amount <= MAX_LIMIT):
-        raise AccountRefused(_("That limit is not a valid amount."))
+        raise AccountRefused(AccountRefusal.LIMIT_AMOUNT)
     now = now or timezone.now()
     locked = _lock_user(user)
     current = deposit_limit_current(user=locked, period=period, now=now)
@@ -154,14 +151,13 @@ def self_exclusion_start(*, user: User, period: str, now: datetime | None = None
     """Exclude the player from money games (cash tables and deposits) for the period. It cannot
     be undone early; a longer one may be added while one runs (the later end counts)."""
     if period not in SELF_EXCLUSION_LENGTHS:
-        raise AccountRefused(_("Choose 1 day, 7 days, 30 days or 6 months."))
+        raise AccountRefused(AccountRefusal.EXCLUSION_PERIOD)
     now = now or timezone.now()
     locked = _lock_user(user)
     ends_at = now + SELF_EXCLUSION_LENGTHS[SelfExclusionPeriod(period)]
     active = self_exclusion_active(user=locked, now=now)
     if active is not None and active.ends_at >= ends_at:
-        until = formats.date_format(timezone.localtime(active.ends_at), "DATETIME_FORMAT")
-        raise AccountRefused(_("You are already excluded until %(until)s.") % {"until": until})
+        raise AccountRefused(AccountRefusal.ALREADY_EXCLUDED, until=active.ends_at)
     exclusion = SelfExclusion.objects.create(
         user=locked, period=period, started_at=now, ends_at=ends_at
     )

@@ -1,17 +1,18 @@
-"""What the friends' services refuse: ``FriendRefused`` with a ``code`` (``FriendRefusal``) and
-``params`` (names as the player reads them); ``str(exc)`` is the sentence, worded from the code
-in the language active when it is shown. It is an ``AccountRefused``, so every view and socket
-that shows accounts' refusals shows it. Whenever one is raised, nothing was changed."""
+"""What the friends' services refuse: ``FriendRefused`` with a ``code`` (``FriendRefusal``),
+``params`` (names as the player reads them) and an HTTP ``status`` (404 for what is not there);
+``str(exc)`` is the sentence, worded from the code by ``FRIEND_MESSAGES`` in the language active
+when it is shown. It is an ``AccountRefused``, so every view and socket that shows accounts'
+refusals shows it. Whenever one is raised, nothing was changed."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from enum import StrEnum
 
-from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
-from accounts.services import AccountRefused
+from accounts.errors import AccountRefused
 
 __all__ = ["FRIEND_MESSAGES", "FriendRefusal", "FriendRefused"]
 
@@ -35,7 +36,7 @@ class FriendRefusal(StrEnum):
 
 
 R = FriendRefusal
-FRIEND_MESSAGES: Mapping[FriendRefusal, Promise] = {
+FRIEND_MESSAGES: Mapping[FriendRefusal, StrOrPromise] = {
     R.NO_SUCH_PLAYER: _("There is no such player."),
     R.NO_SUCH_REQUEST: _("There is no such friend request for you."),
     R.REQUEST_SELF: _("You cannot send a friend request to yourself."),
@@ -60,13 +61,15 @@ NOT_FOUND = frozenset({FriendRefusal.NO_SUCH_PLAYER, FriendRefusal.NO_SUCH_REQUE
 class FriendRefused(AccountRefused):
     """A friends' action refused: a ``code`` and its ``params``; nothing changed."""
 
-    def __init__(self, code: FriendRefusal, /, **params: str) -> None:
-        self.code = code
-        self.params: dict[str, str] = params
-        super().__init__(code.value)
+    code: FriendRefusal
 
-    def __str__(self) -> str:
-        return str(FRIEND_MESSAGES[self.code]) % self.params
+    def __init__(self, code: FriendRefusal, /, **params: object) -> None:
+        self.code = code
+        self.params: dict[str, object] = params
+        ValueError.__init__(self, code.value)
+
+    def words(self) -> StrOrPromise:
+        return FRIEND_MESSAGES[self.code]
 
     @property
     def status(self) -> int:
