@@ -429,7 +429,10 @@ def english(code: Refusal, params: Mapping[str, object]) -> str:
 
 class RulesError(ValueError):
     """Base class of every error the rules engine raises: a ``code``, its ``params`` and the
-    English sentence built from them (``str(exc)``)."""
+    English sentence built from them (``str(exc)``). ``status``: the HTTP status a page
+    answers it with (a move or an input the rules refuse: 400)."""
+
+    status: int = 400
 
     def __init__(self, code: Refusal, /, **params: Unpack[RefusalParams]) -> None:
         self.code: Refusal = code

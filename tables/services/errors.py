@@ -280,8 +280,12 @@ def table_words(exc: TableError) -> str:
 
 
 class TableError(ValueError):
-    """A request the tables refuse: a ``code`` and its ``params`` (names, counts, amounts as
-    the player reads them). ``str(exc)`` is the sentence for the player; nothing changed."""
+    """A request the tables refuse: a ``code``, its ``params`` (names, counts, amounts as the
+    player reads them) and the HTTP ``status`` a page answers it with (400; 404 for what is not
+    there, 409 for a move the table overtook). ``str(exc)`` is the sentence for the player;
+    nothing changed."""
+
+    status: int = 400
 
     def __init__(self, code: TableRefusal, /, **params: Any) -> None:
         self.code = code
@@ -295,9 +299,13 @@ class TableError(ValueError):
 class NotFound(TableError):
     """No such table or game."""
 
+    status = 404
+
 
 class StaleAction(TableError):
     """The game moved on since the player's view (a double click, a replayed or late request)."""
+
+    status = 409
 
     def __init__(self, *, expected: int, current: int) -> None:
         self.expected = expected
@@ -328,6 +336,8 @@ class ActionNotAllowed(TableError):
 class TimeRanOut(TableError):
     """The deadline the move was for had passed (by more than the grace) when it arrived: the
     timeout was applied first and stands; the move was refused."""
+
+    status = 409
 
     _REASONS = {
         "turn": TableRefusal.LATE_TURN,

@@ -1,16 +1,22 @@
 """Reading untrusted input safely: JSON with a size and nesting limit, whole numbers in ASCII
-digits only. A refusal is an ``InputRefused`` (or a form error) with a message a player can
-read, never a crash: the size limit comes first, a nesting deep enough to overflow the JSON
-reader is refused as too deep, and so is a parsed value nested deeper than allowed."""
+digits only. A refusal is an ``InputRefused`` (a ``ValueError`` with a code, its params and a
+status; or a form error) with words a player can read, never a crash: the size limit comes
+first, a nesting deep enough to overflow the JSON reader is refused as too deep, and so is a
+parsed value nested deeper than allowed."""
 
 from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from collections.abc import Mapping
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Any, Final
 
 from django import forms
 from django.forms.fields import InvalidJSONInput
+from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 from ledger.currencies import (
     CURRENCY_INFO,
@@ -25,14 +31,70 @@ MAX_JSON_DEPTH = 4
 _WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,18}", re.ASCII)
 
 
-class InputRefused(ValueError):
-    """Input that is malformed, too long or too deep; the message says which, in words, and
-    ``code`` says which for a caller that words it itself (``"too_long"``, ``"too_deep"``,
-    ``"unreadable"``, ``"not_whole"``, ``"not_money"``, ``"not_percent"``)."""
+class InputRefusal(StrEnum):
+    """Why an input was refused, one code per sentence of ``INPUT_WORDS``."""
 
-    def __init__(self, message: str, *, code: str = "unreadable") -> None:
+    TOO_LONG = "too_long"
+    TOO_DEEP = "too_deep"
+    UNREADABLE = "unreadable"
+    NOT_WHOLE = "not_whole"
+    NOT_RUPEES = "not_rupees"
+    NOT_CHIPS = "not_chips"
+    WHOLE_CHIPS = "whole_chips"
+    TOO_MANY_DECIMALS = "too_many_decimals"
+    MONEY_TOO_LARGE = "money_too_large"
+    NOT_PERCENT = "not_percent"
+
+
+IR = InputRefusal
+INPUT_WORDS: Final[Mapping[InputRefusal, StrOrPromise]] = MappingProxyType(
+    {
+        IR.TOO_LONG: _("The %(what)s are too long (at most %(count)s characters)."),
+        IR.TOO_DEEP: _("The %(what)s are nested too deeply."),
+        IR.UNREADABLE: _("The %(what)s could not be read."),
+        IR.NOT_WHOLE: _("The %(what)s must be a whole number written with the digits 0-9."),
+        IR.NOT_RUPEES: _("Enter an amount in rupees, e.g. 25.00, with the digits 0-9."),
+        IR.NOT_CHIPS: _("Enter an amount in whole chips, e.g. 100, with the digits 0-9."),
+        IR.WHOLE_CHIPS: _("Practice chips have no fractions: enter whole chips, e.g. 100."),
+        IR.TOO_MANY_DECIMALS: _("Enter at most %(decimals)s decimals, e.g. 25.50."),
+        IR.MONEY_TOO_LARGE: _("That amount is too large (at most %(amount)s)."),
+        IR.NOT_PERCENT: _("Enter a percentage with the digits 0-9, e.g. 10 or 12.5."),
+    }
+)
+del IR
+
+# What an input is called in the words (``what``): the names the callers give, translated.
+INPUT_NAMES: Final[Mapping[str, StrOrPromise]] = MappingProxyType(
+    {
+        "card groups": _("card groups"),
+        "card place": _("card place"),
+        "game": _("game"),
+        "game version": _("game version"),
+        "meld": _("meld"),
+        "settings": _("settings"),
+        "value": _("value"),
+    }
+)
+
+
+class InputRefused(ValueError):
+    """Input that is malformed, too long or too deep: a ``code`` (``InputRefusal``: which, for
+    a caller that words it itself), its ``params`` (``what`` the input is, a ``count``...) and
+    ``status`` 400; ``str(exc)`` is the sentence, in the language active when it is shown."""
+
+    status = 400
+
+    def __init__(self, code: InputRefusal, /, **params: object) -> None:
         self.code = code
-        super().__init__(message)
+        self.params: dict[str, object] = params
+        super().__init__(code.value)
+
+    def __str__(self) -> str:
+        what = self.params.get("what")
+        shown = dict(self.params)
+        if isinstance(what, str):
+            shown["what"] = INPUT_NAMES.get(what, what)
+        return INPUT_WORDS[self.code] % shown
 
 
 def _depth(value: object) -> int:
@@ -49,17 +111,15 @@ def parse_json(
 ) -> Any:
     """``raw`` parsed, or ``InputRefused`` if it is too long, nested too deep or not JSON."""
     if len(raw) > max_chars:
-        raise InputRefused(
-            f"The {what} are too long (at most {max_chars} characters).", code="too_long"
-        )
+        raise InputRefused(InputRefusal.TOO_LONG, what=what, count=max_chars)
     try:
         parsed = json.loads(raw, parse_constant=_refuse_constant)
     except RecursionError as exc:  # only a very deep nesting overflows the reader
-        raise InputRefused(f"The {what} are nested too deeply.", code="too_deep") from exc
+        raise InputRefused(InputRefusal.TOO_DEEP, what=what) from exc
     except ValueError as exc:
-        raise InputRefused(f"The {what} could not be read.") from exc
+        raise InputRefused(InputRefusal.UNREADABLE, what=what) from exc
     if _depth(parsed) > max_depth:
-        raise InputRefused(f"The {what} are nested too deeply.", code="too_deep")
+        raise InputRefused(InputRefusal.TOO_DEEP, what=what)
     return parsed
 
 
@@ -72,9 +132,7 @@ def whole_number(raw: str, *, what: str) -> int:
     """A whole number written with ASCII digits (at most 18), or ``InputRefused``."""
     text = raw.strip()
     if not _WHOLE_NUMBER.fullmatch(text):
-        raise InputRefused(
-            f"The {what} must be a whole number written with the digits 0-9.", code="not_whole"
-        )
+        raise InputRefused(InputRefusal.NOT_WHOLE, what=what)
     return int(text)
 
 
@@ -152,22 +210,13 @@ def money_to_minor(raw: str, *, currency: str) -> int:
     except AmountRefused as refused:
         if refused.problem == AmountProblem.TOO_PRECISE:
             if info.decimals == 0:
-                raise InputRefused(
-                    "Practice chips have no fractions: enter whole chips, e.g. 100.",
-                    code="not_money",
-                ) from refused
-            raise InputRefused(
-                f"Enter at most {info.decimals} decimals, e.g. 25.50.", code="not_money"
-            ) from refused
+                raise InputRefused(InputRefusal.WHOLE_CHIPS) from refused
+            raise InputRefused(InputRefusal.TOO_MANY_DECIMALS, decimals=info.decimals) from refused
         if refused.problem == AmountProblem.TOO_LARGE:
             most = minor_to_money(MAX_TYPED_AMOUNT, currency=currency)
-            raise InputRefused(
-                f"That amount is too large (at most {most}).", code="not_money"
-            ) from refused
-        unit = "rupees, e.g. 25.00" if info.decimals else "whole chips, e.g. 100"
-        raise InputRefused(
-            f"Enter an amount in {unit}, with the digits 0-9.", code="not_money"
-        ) from refused
+            raise InputRefused(InputRefusal.MONEY_TOO_LARGE, amount=most) from refused
+        code = InputRefusal.NOT_RUPEES if info.decimals else InputRefusal.NOT_CHIPS
+        raise InputRefused(code) from refused
 
 
 def minor_to_money(amount: int | None, *, currency: str) -> str:
@@ -185,9 +234,7 @@ def percent_to_bps(raw: str) -> int:
     """A percentage as typed ("10", "12.5", "10 %") as basis points (1000, 1250)."""
     text = str(raw).strip().removesuffix("%").strip()
     if not re.fullmatch(r"[0-9]{1,3}(\.[0-9]{1,2})?", text, re.ASCII):
-        raise InputRefused(
-            "Enter a percentage with the digits 0-9, e.g. 10 or 12.5.", code="not_percent"
-        )
+        raise InputRefused(InputRefusal.NOT_PERCENT)
     whole, _, fraction = text.partition(".")
     return int(whole) * 100 + int(fraction.ljust(2, "0") or 0)
 
