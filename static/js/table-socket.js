@@ -69,7 +69,7 @@
     ack: function (f) { heard(f.v); settle(f.a, "ack"); },
     refused: function (f) {
       settle(f.a, "refused");
-      if (f.status === 409) { catchUp(); return; }
+      if (f.code === "stale") { catchUp(); return; }
       if (f.html) { T.applySeat(T.frame(f.html)); return; }
       notice(f.text);
     },

@@ -99,7 +99,7 @@ def socket_move(*, table_id: int, user: User, fields: Mapping[str, str]) -> Move
             refused = acting.Refused(refused.code, refused.status, refusal_words(refused.text))
             # A stale page catches up on its socket instead; any other refusal shows its reason
             # where the POST's answer shows it.
-            shown = refused.status != 409
+            shown = refused.code != "stale"
             parts = _parts(table_id=table_id, user=user, error=refused.text) if shown else None
             return MoveDone(None, refused, parts, pushed.outbox, pushed.sockets)
     return MoveDone(version, None, None, pushed.outbox, pushed.sockets)

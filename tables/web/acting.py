@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
@@ -33,6 +34,8 @@ class BadForm(ValueError):
     """A forged or malformed action form (or socket message)."""
 
     code = "bad_form"
+    status = 400
+    params: Mapping[str, object] = MappingProxyType({})  # the words are the message
 
 
 # The longest field name of an action form is ``finish_card``.
@@ -159,4 +162,5 @@ def refusal_of(exc: Exception) -> Refused:
         )
     code = getattr(exc, "code", None)
     code_text = str(getattr(code, "value", code) or "refused")
-    return Refused(code_text, 400, refusal_text(exc))
+    # Every refusal of the project says its HTTP status (tests/site/test_refusals.py).
+    return Refused(code_text, int(getattr(exc, "status", 400)), refusal_text(exc))

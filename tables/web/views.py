@@ -279,6 +279,7 @@ def table_act(request: SignedInHtmxRequest, table_id: int) -> HttpResponse:
     reason and changes nothing; a stale page gets the whole table."""
     error = ""
     status = 200
+    stale = False
     try:
         fields = acting.action_fields(
             (key, value) for key, values in request.POST.lists() for value in values
@@ -288,12 +289,12 @@ def table_act(request: SignedInHtmxRequest, table_id: int) -> HttpResponse:
         raise Http404 from exc
     except acting.REFUSALS as exc:
         refused = acting.refusal_of(exc)
-        error, status = refused.text, refused.status
+        error, status, stale = refused.text, refused.status, refused.code == "stale"
     if not request.htmx:
         if error:
             messages.error(request, refusal_words(error))
         return redirect("table", table_id=table_id)
-    whole = status == 409 or request.POST.get("action") == "leave"
+    whole = stale or request.POST.get("action") == "leave"
     if not whole and not error and presence.open_count(table_id=table_id, user_id=request.user.pk):
         return HttpResponse(status=204)  # the push brings the mover's fragment to every tab
     if whole:

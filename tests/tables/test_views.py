@@ -146,7 +146,7 @@ def test_a_late_move_is_refused_in_words_and_the_page_shows_the_turn_passed(clie
     two.clock.t = game.deadline.timestamp() + 120  # long after the turn and its extra time
     url = reverse("table_act", args=[two.table.pk])
     response = client.post(url, {"action": "pick_closed", "version": game.version}, **HTMX)
-    assert response.status_code == 400
+    assert response.status_code == 409  # the timer's move came first: a conflict, in words
     assert "Time ran out before your move arrived" in response.content.decode()
     assert two.turn() == 2  # the timeout stands
     assert Move.objects.filter(game=game, action="timeout").exists()
