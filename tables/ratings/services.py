@@ -20,6 +20,7 @@ from tables.ratings.cache import ratings_forget
 from tables.ratings.models import GameOutcome, GameRating, Rating, RatingChange, family_of
 from tables.ratings.signals import rating_changed
 from tables.selectors import game_places, game_points
+from tables.services.errors import TableError, TableRefusal
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -35,8 +36,8 @@ __all__ = [
 REASON_MAX = 500
 
 
-class RatingError(Exception):
-    """A refused ratings write (staff words)."""
+class RatingError(TableError):
+    """A refused ratings write (a staff reset without its reason): a tables refusal."""
 
 
 def _not_rated_why(game: Game, seats: list[Seat]) -> str:
@@ -164,11 +165,11 @@ def rating_reset(*, rating: Rating, staff_user: User, reason: str) -> RatingChan
     with a reason kept in the append-only log of changes."""
     reason = (reason or "").strip()
     if not reason:
-        raise RatingError("A reason is required.")
+        raise RatingError(TableRefusal.RESET_REASON)
     if len(reason) > REASON_MAX:
-        raise RatingError(f"The reason is longer than {REASON_MAX} characters.")
+        raise RatingError(TableRefusal.RESET_REASON_LONG, count=REASON_MAX)
     if not getattr(staff_user, "is_staff", False):
-        raise RatingError("Only staff reset ratings.")
+        raise RatingError(TableRefusal.STAFF_RESETS)
 
     @retry_on_conflict
     def work() -> RatingChange:

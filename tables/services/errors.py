@@ -131,6 +131,9 @@ class TableRefusal(StrEnum):
     ENTRIES_MISMATCH = "entries_mismatch"
     DRAW_INCOMPLETE = "draw_incomplete"
     NO_ROUND = "no_round"
+    RESET_REASON = "reset_reason"
+    RESET_REASON_LONG = "reset_reason_long"
+    STAFF_RESETS = "staff_resets"
 
 
 T = TableRefusal
@@ -266,6 +269,9 @@ TABLE_MESSAGES: Mapping[TableRefusal, Promise] = {
     T.ENTRIES_MISMATCH: _("The entries held do not match the entry fee."),
     T.DRAW_INCOMPLETE: _("The draw must seat every player once."),
     T.NO_ROUND: _("A running tournament has no round."),
+    T.RESET_REASON: _("Give a reason for resetting the rating."),
+    T.RESET_REASON_LONG: _("The reason is longer than %(count)s characters."),
+    T.STAFF_RESETS: _("Only staff reset ratings."),
 }
 del T
 
