@@ -38,17 +38,20 @@ def json_object(value: JsonValue) -> JsonObject:
     return value if isinstance(value, Mapping) else {}
 
 
-def json_objects(value: JsonValue) -> tuple[JsonObject, ...]:
-    """The JSON objects of a JSON list (anything else: none)."""
+def _json_list(value: JsonValue) -> Sequence[JsonValue]:
+    """``value`` if it is a JSON list, else an empty one."""
     if isinstance(value, str | Mapping) or not isinstance(value, Sequence):
         return ()
-    return tuple(v for v in value if isinstance(v, Mapping))
+    return value
+
+
+def json_objects(value: JsonValue) -> tuple[JsonObject, ...]:
+    """The JSON objects of a JSON list (anything else: none)."""
+    return tuple(v for v in _json_list(value) if isinstance(v, Mapping))
 
 
 def _strings(value: JsonValue) -> tuple[str, ...]:
-    if isinstance(value, str | Mapping) or not isinstance(value, Sequence):
-        return ()
-    return tuple(str(v) for v in value)
+    return tuple(str(v) for v in _json_list(value))
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,9 +134,6 @@ def json_int(value: JsonValue) -> int | None:
     return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
-_int_or_none = json_int
-
-
 def _int(value: JsonValue) -> int:
     return json_int(value) or 0
 
@@ -147,9 +147,9 @@ def _player(p: JsonObject) -> PlayerView:
     return PlayerView(
         seat=_int(p.get("seat")),
         status=str(p.get("status") or ""),
-        total=_int_or_none(p.get("total")),
-        chips=_int_or_none(p.get("chips")),
-        drops_available=_int_or_none(p.get("drops_available")),
+        total=json_int(p.get("total")),
+        chips=json_int(p.get("chips")),
+        drops_available=json_int(p.get("drops_available")),
         extra_time=float(extra) if isinstance(extra, int | float) else 0.0,
         connected=bool(p.get("connected", True)),
         in_deal=bool(p.get("in_deal")),
@@ -160,9 +160,7 @@ def _player(p: JsonObject) -> PlayerView:
 
 
 def _groups(groups: JsonValue) -> tuple[tuple[str, ...], ...]:
-    if isinstance(groups, str | Mapping) or not isinstance(groups, Sequence):
-        return ()
-    return tuple(_strings(g) for g in groups)
+    return tuple(_strings(g) for g in _json_list(groups))
 
 
 def _meld(meld: JsonObject) -> MeldView:
@@ -182,18 +180,18 @@ def _hand(hand: JsonObject) -> HandView:
         picked=_str_or_none(hand.get("picked")),
         auto_drop=bool(hand.get("auto_drop")),
         status=str(hand.get("status") or ""),
-        count=_int_or_none(count),
+        count=json_int(count),
     )
 
 
 def _deal(deal: JsonObject) -> DealView:
     show = deal.get("show")
     return DealView(
-        number=_int_or_none(deal.get("number")),
+        number=json_int(deal.get("number")),
         cut_joker=_str_or_none(deal.get("cut_joker")),
         open_top=_str_or_none(deal.get("open_top")),
         closed_count=_int(deal.get("closed_count")),
-        turn=_int_or_none(deal.get("turn")),
+        turn=json_int(deal.get("turn")),
         turn_picked=bool(deal.get("turn_picked")),
         in_extra_time=bool(deal.get("in_extra_time")),
         melds=tuple(_meld(m) for m in json_objects(deal.get("melds"))),
@@ -211,9 +209,9 @@ def engine_view_of(view: JsonObject) -> EngineView:
         phase=str(view.get("phase") or ""),
         deadline=float(deadline) if isinstance(deadline, int | float) else None,
         deadline_kind=str(view.get("deadline_kind") or ""),
-        deal_number=_int_or_none(view.get("deal_number")),
-        deals_count=_int_or_none(view.get("hands_count" if classic else "deals_count")),
-        pool_limit=_int_or_none(view.get("pool_limit")),
+        deal_number=json_int(view.get("deal_number")),
+        deals_count=json_int(view.get("hands_count" if classic else "deals_count")),
+        pool_limit=json_int(view.get("pool_limit")),
         players=tuple(_player(p) for p in json_objects(view.get("players"))),
         deal=_deal(json_object(deal)) if deal else None,
         hand=_hand(json_object(hand)) if hand else None,
