@@ -42,9 +42,11 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import cast
 
 from django.db.models import Count, F, Q, Sum, Window
 from django.db.models.functions import Coalesce
+from django.dispatch import Signal
 
 from .currencies import format_amount
 from .models import NON_NEGATIVE_KINDS, Account, AccountKind, Entry, Transaction, TransactionKind
@@ -87,26 +89,42 @@ class ReconcileReport:
 ReconcileCheck = Callable[[], Iterable[Discrepancy]]
 PotFactsProvider = Callable[[], Iterable[PotFacts]]
 
-_CHECKS: dict[str, ReconcileCheck] = {}
-_FACT_PROVIDERS: dict[str, PotFactsProvider] = {}
+# The registered checks and providers are the receivers of two Django signals (the project's one
+# observer mechanism), each answering its name and its callable; a name registered again
+# replaces the earlier one.
+reconcile_check_signal = Signal()
+pot_facts_signal = Signal()
+
+
+def _register(signal: Signal, name: str, answer: ReconcileCheck | PotFactsProvider) -> None:
+    signal.disconnect(dispatch_uid=name)
+
+    def receiver(sender: object, **kwargs: object) -> tuple[str, object]:
+        return name, answer
+
+    signal.connect(receiver, weak=False, dispatch_uid=name)
+
+
+def _registered(signal: Signal) -> list[tuple[str, Callable[[], object]]]:
+    return [cast("tuple[str, Callable[[], object]]", answer) for _, answer in signal.send(None)]
 
 
 def reconcile_check_register(*, name: str, check: ReconcileCheck) -> None:
     """Add (or replace) a named check run by ``reconcile_run``."""
-    _CHECKS[name] = check
+    _register(reconcile_check_signal, name, check)
 
 
 def reconcile_check_unregister(*, name: str) -> None:
-    _CHECKS.pop(name, None)
+    reconcile_check_signal.disconnect(dispatch_uid=name)
 
 
 def pot_facts_provider_register(*, name: str, provider: PotFactsProvider) -> None:
     """Add (or replace) a named source of ``PotFacts`` for the game checks."""
-    _FACT_PROVIDERS[name] = provider
+    _register(pot_facts_signal, name, provider)
 
 
 def pot_facts_provider_unregister(*, name: str) -> None:
-    _FACT_PROVIDERS.pop(name, None)
+    pot_facts_signal.disconnect(dispatch_uid=name)
 
 
 # --- ledger-only checks ------------------------------------------------------------------------
@@ -332,10 +350,11 @@ def reconcile_run() -> ReconcileReport:
     """Run every check; return the names run and the discrepancies found."""
     names: list[str] = []
     found: list[Discrepancy] = []
-    for name, check in {**LEDGER_CHECKS, **_CHECKS}.items():
+    checks = {**LEDGER_CHECKS, **dict(_registered(reconcile_check_signal))}
+    for name, check in checks.items():
         names.append(name)
-        found.extend(check())
-    for name, provider in _FACT_PROVIDERS.items():
+        found.extend(cast("Iterable[Discrepancy]", check()))
+    for name, provider in _registered(pot_facts_signal):
         names.append(f"pot_facts:{name}")
-        found.extend(check_pot_facts(provider()))
+        found.extend(check_pot_facts(cast("Iterable[PotFacts]", provider())))
     return ReconcileReport(checks=tuple(names), discrepancies=tuple(found))

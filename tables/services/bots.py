@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from typing import Any, cast
+from typing import cast
 
 from django.contrib.auth import get_user_model
 
+from accounts.models import User
 from tables.models import BotProfile, GameStatus, Move
 from tables.rules.engine_view import JsonObject
 from tables.rules.errors import RulesError
@@ -23,10 +24,10 @@ logger = logging.getLogger(__name__)
 BOT_USERNAME_PREFIX = "bot-"
 
 
-def bot_users_ensure(*, count: int) -> list[Any]:
+def bot_users_ensure(*, count: int) -> list[User]:
     """The first ``count`` computer players (created on first use, unusable passwords)."""
     user_model = get_user_model()
-    bots: list[Any] = []
+    bots: list[User] = []
     for n in range(1, count + 1):
         user, created = user_model.objects.get_or_create(
             username=f"{BOT_USERNAME_PREFIX}{n}", defaults={"display_name": f"Bot {n}"}

@@ -18,18 +18,22 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
-from typing import Any, cast
+from typing import TYPE_CHECKING, cast
 
 from django.db import transaction
 from django.dispatch import Signal
 
+from tables.models import Game, Table, TableTemplate
 from tables.services.errors import ActionNotAllowed, TableRefusal
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 logger = logging.getLogger(__name__)
 
-GameEndedListener = Callable[[Any], None]
-TableGuard = Callable[[Any, str], "TableRefusal | None"]
-PlayNowRanker = Callable[[Any, Any, Mapping[int, int]], Mapping[int, float]]
+GameEndedListener = Callable[[Game], None]
+TableGuard = Callable[[Table, str], "TableRefusal | None"]
+PlayNowRanker = Callable[["User", TableTemplate, Mapping[int, int]], Mapping[int, float]]
 
 # Django signals, the project's one observer mechanism: ``game_ended_signal`` is sent (after
 # the commit) with ``game``; ``table_guard_signal`` is sent with ``table`` and ``action`` and
@@ -40,25 +44,27 @@ table_guard_signal = Signal()
 play_now_rank_signal = Signal()
 
 
-def _uid(fn: Callable[..., Any]) -> str:
+def _uid(fn: Callable[..., object]) -> str:
     return f"{fn.__module__}.{fn.__qualname__}"
 
 
 def game_ended_listen(listener: GameEndedListener) -> None:
-    def receiver(sender: object, *, game: Any, **kwargs: object) -> None:
+    def receiver(sender: object, *, game: Game, **kwargs: object) -> None:
         listener(game)
 
     game_ended_signal.connect(receiver, weak=False, dispatch_uid=_uid(listener))
 
 
 def table_guard_register(guard: TableGuard) -> None:
-    def receiver(sender: object, *, table: Any, action: str, **kwargs: object) -> Any:
+    def receiver(
+        sender: object, *, table: Table, action: str, **kwargs: object
+    ) -> TableRefusal | None:
         return guard(table, action)
 
     table_guard_signal.connect(receiver, weak=False, dispatch_uid=_uid(guard))
 
 
-def game_ended(game: Any) -> None:
+def game_ended(game: Game) -> None:
     """Tell the listeners, after the commit, that ``game`` finished or was cancelled."""
     if not game_ended_signal.has_listeners():
         return
@@ -73,7 +79,7 @@ def game_ended(game: Any) -> None:
     transaction.on_commit(notify)
 
 
-def table_guard_check(table: Any, action: str) -> None:
+def table_guard_check(table: Table, action: str) -> None:
     """Raise ``ActionNotAllowed`` with the first guard's refusal."""
     for _receiver, refusal in table_guard_signal.send(
         sender=type(table), table=table, action=action
@@ -84,14 +90,21 @@ def table_guard_check(table: Any, action: str) -> None:
 
 def play_now_rank_register(ranker: PlayNowRanker) -> None:
     def receiver(
-        sender: object, *, user: Any, template: Any, games: Mapping[int, int], **kwargs: object
+        sender: object,
+        *,
+        user: User,
+        template: TableTemplate,
+        games: Mapping[int, int],
+        **kwargs: object,
     ) -> Mapping[int, float]:
         return ranker(user, template, games)
 
     play_now_rank_signal.connect(receiver, weak=False, dispatch_uid=_uid(ranker))
 
 
-def play_now_distances(user: Any, template: Any, games: Mapping[int, int]) -> dict[int, float]:
+def play_now_distances(
+    user: User, template: TableTemplate, games: Mapping[int, int]
+) -> dict[int, float]:
     """How far each waiting table (``games``: table id -> live game id) is from ``user``, the
     sum of the receivers' answers; a table no receiver answers for is left out. A failing
     receiver is logged and left out: Play now seats the player anyway."""

@@ -12,10 +12,10 @@ each, no table takes more than its seats, and only the tables needed are opened.
 from __future__ import annotations
 
 import secrets
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.db import transaction
-from django.db.models import Count, Max, Q
+from django.db.models import Count, Max, Q, QuerySet
 
 from tables.models import (
     LIVE_GAME_STATUSES,
@@ -81,7 +81,7 @@ INVITE_TOKEN_BYTES = 24
 IDLE_CLOSE_S = 300.0
 
 
-def _locked_template(template: Any) -> TableTemplate:
+def _locked_template(template: TableTemplate) -> TableTemplate:
     locked = template_lock(getattr(template, "pk", None))
     if locked is None:
         raise NotFound(TableRefusal.NO_SUCH_TEMPLATE)
@@ -90,7 +90,7 @@ def _locked_template(template: Any) -> TableTemplate:
     return locked
 
 
-def _public_tables(template: TableTemplate) -> Any:
+def _public_tables(template: TableTemplate) -> QuerySet[Table]:
     return Table.objects.filter(template=template, is_private=False).exclude(
         status=TableStatus.CLOSED
     )
@@ -234,7 +234,7 @@ def _no_such_invite() -> NotFound:
     return NotFound(TableRefusal.NO_SUCH_INVITE)
 
 
-def normalise_code(raw: Any) -> str:
+def normalise_code(raw: object) -> str:
     """An invite code as typed (any case, spaces and dashes ignored), or ``NotFound``."""
     text = str(raw or "").strip().upper().replace(" ", "").replace("-", "")
     if len(text) != INVITE_LENGTH or any(c not in INVITE_ALPHABET for c in text):
@@ -276,12 +276,12 @@ def table_private_create(
     return in_transaction(work)
 
 
-def table_by_code(code: Any) -> Table:
+def table_by_code(code: object) -> Table:
     """The open private table with invite ``code``, or ``NotFound``."""
     return _open_private(invite_code=normalise_code(code))
 
 
-def table_by_token(token: Any) -> Table:
+def table_by_token(token: object) -> Table:
     """The open private table whose invite link carries ``token``, or ``NotFound`` (the same
     answer as a wrong code)."""
     text = str(token or "")
@@ -303,7 +303,7 @@ def _open_private(**invite: str) -> Table:
     return table
 
 
-def table_join_by_code(*, code: Any, user: User, now: float | None = None) -> Seat:
+def table_join_by_code(*, code: object, user: User, now: float | None = None) -> Seat:
     """Sit ``user`` at the private table with invite ``code`` (see ``table_join``)."""
     table = table_by_code(code)
     return table_join(table=table, user=user, now=now, invite=table.invite_token)

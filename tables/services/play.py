@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 
@@ -279,10 +279,10 @@ def game_rejoin(
     )
 
 
-def _groups_payload(groups: Any) -> Any:
+def _groups_payload(groups: object) -> list[str | list[object]]:
     if isinstance(groups, str) or not isinstance(groups, Iterable):
         raise ActionNotAllowed(TableRefusal.GROUPS_CODES)
-    out: list[str | list[Any]] = []
+    out: list[str | list[object]] = []
     for group in groups:
         if isinstance(group, str):
             out.append(group)

@@ -38,10 +38,12 @@ def _fast_password_hashing(settings: Any) -> None:
 def _ledger_checks_only(monkeypatch: pytest.MonkeyPatch) -> None:
     """The ledger tests use made-up game references ("game:1") that no game owner knows of:
     reconcile them with the ledger's own checks and the providers a test registers itself."""
+    from django.dispatch import Signal
+
     from ledger import reconcile
 
-    monkeypatch.setattr(reconcile, "_CHECKS", {})
-    monkeypatch.setattr(reconcile, "_FACT_PROVIDERS", {})
+    monkeypatch.setattr(reconcile, "reconcile_check_signal", Signal())
+    monkeypatch.setattr(reconcile, "pot_facts_signal", Signal())
 
 
 @pytest.fixture
