@@ -114,6 +114,7 @@ def test_a_private_table_invite_brings_a_friend_and_the_host_starts_with_a_bot(
     link = host.locator("#private-invite a").get_attribute("href")
     table = Table.objects.get(invite_code=code)
     assert table.is_private and link.endswith(f"/invite/{table.invite_token}/")
+    assert not table.casual  # rated unless the host ticks "Casual"
     # Not in the lobby's list of games for strangers: only its template is.
     login(friend, "friend", PASSWORD)
     assert code not in friend.locator("#lobby-tables").inner_text()
@@ -159,3 +160,22 @@ def test_a_friend_joins_by_typing_the_code_in_the_lobby(new_page, friends_templa
     friend.locator("#join-code-form button").click()
     friend.wait_for_url(f"**/tables/{table.pk}/")
     assert Seat.objects.filter(table=table, user=users["friend"], left_at__isnull=True).exists()
+
+
+def test_one_casual_box_goes_with_the_private_table_the_host_opens(new_page, friends_template):
+    from django.contrib.auth import get_user_model
+
+    from ledger.services import practice_chips_welcome_grant
+    from tables.models import Table
+
+    practice_chips_welcome_grant(
+        user=get_user_model().objects.create_user(username="host", password=PASSWORD)
+    )
+    host = new_page()
+    login(host, "host", PASSWORD)
+    assert host.locator("#private-tables input[name=casual]").count() == 1
+    host.locator("#private-tables input[name=casual]").check()
+    host.locator("#private-tables button", has_text="Private Friends 101").click()
+    host.wait_for_url(re.compile(r"/tables/\d+/$"))
+    table = Table.objects.get(host__username="host")
+    assert table.casual and table.template == friends_template
