@@ -23,6 +23,7 @@ __all__ = [
     "OPTIONAL_FIELDS",
     "PLAYER_ACTIONS",
     "SETTINGS_FIELDS",
+    "SETTING_ALIASES",
     "engine_of",
     "game_settings",
     "game_state",
@@ -119,7 +120,7 @@ def template_settings(template: Any) -> Any:
     overrides: dict[str, Any] = {}
     for name in SETTINGS_FIELDS:
         value = getattr(template, name)
-        target = _SETTING_ALIASES.get((template.variant, name), name)
+        target = SETTING_ALIASES.get((template.variant, name), name)
         if value is None:
             continue
         if target not in names:
@@ -161,7 +162,7 @@ def template_settings(template: Any) -> Any:
 
 
 # (variant, template field) -> engine setting name, where they differ.
-_SETTING_ALIASES: dict[tuple[str, str], str] = {("classic", "hands_count"): "hands"}
+SETTING_ALIASES: dict[tuple[str, str], str] = {("classic", "hands_count"): "hands"}
 # Always-filled template fields that some engines do not have (skipped there).
 _ALWAYS_SET_FIELDS = frozenset(
     {"seats_min", "seats_max", "entry_fee", "point_value", "platform_fee_bps"}

@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from tables.engines import engine_of
+from tables.engines import SETTING_ALIASES, engine_of
 
 __all__ = [
     "FEE_MAX_BPS",
@@ -35,8 +35,6 @@ POSITIVE_TIMERS: dict[str, str] = {
     "rejoin_window_s": "The rejoin window",
     "split_window_s": "The split offer",
 }
-# (template field, engine setting) where the names differ.
-_ENGINE_NAMES = {("classic", "hands_count"): "hands"}
 
 
 def rule_defaults(variant: str) -> dict[str, Any]:
@@ -53,10 +51,19 @@ def rule_defaults(variant: str) -> dict[str, Any]:
     if meld is not None and dataclasses.is_dataclass(meld):
         for f in dataclasses.fields(meld):
             values.setdefault(f.name, getattr(meld, f.name))
-    for (v, field), engine_name in _ENGINE_NAMES.items():
+    for (v, field), engine_name in SETTING_ALIASES.items():
         if v == variant and engine_name in values:
             values[field] = values[engine_name]
     return values
+
+
+def _drops(variant: str) -> bool:
+    """Whether ``variant``'s players may drop (the engine's trait): its drops are checked then
+    (an unknown variant's too)."""
+    try:
+        return engine_of(variant).traits.drops
+    except (ValueError, KeyError):
+        return True
 
 
 def _value(template: Any, name: str, defaults: dict[str, Any]) -> Any:
@@ -105,7 +112,7 @@ def template_problems(template: Any) -> dict[str, list[str]]:
         add("platform_fee_bps", f"The platform fee is 0 % to 50 %, not {fee / 100:g} %.")
 
     first, middle, full = num("first_drop"), num("middle_drop"), num("full_count")
-    if variant != "classic":
+    if _drops(variant):
         if None not in (first, middle) and first > middle:
             add(
                 _where(template, "first_drop", "middle_drop"),

@@ -11,6 +11,7 @@ from django.utils.translation import ngettext
 
 from tables.presenters import moves
 from tables.presenters.cards import card_face, card_words, signed_money, variant_label
+from tables.presenters.chart import line_plot
 
 __all__ = [
     "advice_words",
@@ -220,33 +221,25 @@ def chart(points: Sequence[Mapping[str, Any]], currency: str) -> dict[str, Any] 
     a zero line, from 0 before the first game to each game's total. ``None`` without a game."""
     if not points:
         return None
-    width, height, pad = 600, 200, 20
     totals = [0, *(int(p["total"]) for p in points)]
-    low, high = min(totals), max(totals)
-    span = (high - low) or 1
-    step = (width - 2 * pad) / (len(totals) - 1)
-
-    def y(value: int) -> float:
-        return round(height - pad - (value - low) * (height - 2 * pad) / span, 1)
-
-    xs = [round(pad + i * step, 1) for i in range(len(totals))]
+    plot = line_plot(totals)
     dots = [
         {
-            "x": xs[i],
-            "y": y(t),
+            "x": plot.xs[i],
+            "y": plot.y(t),
             "label": _("Game %(n)s: %(total)s") % {"n": i, "total": signed_money(t, currency)},
         }
         for i, t in enumerate(totals)
         if i
     ]
     return {
-        "width": width,
-        "height": height,
-        "polyline": " ".join(f"{x},{y(t)}" for x, t in zip(xs, totals, strict=True)),
+        "width": plot.width,
+        "height": plot.height,
+        "polyline": plot.polyline,
         "dots": dots,
-        "zero": y(0),
-        "high": signed_money(high, currency),
-        "low": signed_money(low, currency),
+        "zero": plot.y(0),
+        "high": signed_money(plot.high, currency),
+        "low": signed_money(plot.low, currency),
         "last": signed_money(totals[-1], currency),
         "games": len(points),
     }

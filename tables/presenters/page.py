@@ -20,6 +20,7 @@ from tables.presenters.cards import CardFace
 from tables.presenters.moves import MoveLine
 from tables.readmodel import Commitment
 from tables.rules.engine_view import DealView, EngineView
+from tables.rules.variants import EngineTraits
 
 if TYPE_CHECKING:
     from tables.models import Game, Table
@@ -280,9 +281,7 @@ class FeltView:
     variant_label: str
     stake_display: str
     version: int
-    is_pool: bool
-    is_deals: bool
-    is_classic: bool
+    traits: EngineTraits  # what the variant's table shows (melds on the table, "Deal" or "Hand")
     view: EngineView | None
     seats_max: int
     seats_min: int
@@ -360,7 +359,7 @@ class SeatView:
     table: Table
     act_url: str
     variant: str
-    is_classic: bool
+    traits: EngineTraits  # what the variant's hand shows (an auto-sort, drops)
     version: int
     game_id: int | None
     my_seat: int | None

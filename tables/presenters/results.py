@@ -10,6 +10,7 @@ from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy
 
+from tables.engines import engine_of
 from tables.presenters.cards import (
     card_face,
     faces,
@@ -218,24 +219,28 @@ class ResultSheet:
         self.my_seat = my_seat
         self.money_by_seat = money_by_seat
         self.totals = running_totals(view, variant)
+        # With melds laid on the table during the hand (classic), a row is the cards left in
+        # hand, a hand ends by going out (or rummy) and the totals are penalties.
+        self.traits = engine_of(variant).traits
 
     def present(self, last: Mapping[str, Any], cut: str | None) -> ResultSheetView:
-        classic = self.variant == "classic"
         rows = tuple(
             self._classic_row(r, last)
-            if classic
+            if self.traits.table_melds
             else self._row(r, last, last.get("cut_joker") or cut)
             for r in last.get("results", [])
         )
         number = {"number": last.get("number")}
         title = (
-            gettext("Hand %(number)s result") if classic else gettext("Deal %(number)s result")
+            gettext("Hand %(number)s result")
+            if self.traits.deal_word == "Hand"
+            else gettext("Deal %(number)s result")
         ) % number
         if last.get("tiebreak"):
             title = gettext("Tie-breaker deal %(number)s result") % number
         rummy_note = ""
         melds: tuple[SheetMeld, ...] = ()
-        if classic:
+        if self.traits.table_melds:
             bonus = rule(self.rules, "rummy_bonus", 25)
             if last.get("reason") == "rummy":
                 rummy_note = gettext("going rummy +%(bonus)s") % {"bonus": bonus}
@@ -252,9 +257,11 @@ class ResultSheet:
             title=title,
             headline=self._headline(last),
             rows=rows,
-            total_label={"deals": gettext("Chips"), "classic": gettext("Penalty total")}.get(
-                self.variant, gettext("Total")
-            ),
+            total_label=gettext("Penalty total")
+            if self.traits.table_melds
+            else gettext("Chips")
+            if self.variant == "deals"
+            else gettext("Total"),
             show_money=self.money_by_seat is not None,
             money_label=(
                 gettext("Won / lost this deal")
@@ -271,11 +278,11 @@ class ResultSheet:
         if winner is None:
             if reason != "exhausted":
                 return gettext("No winner: no player is left in it.")
-            if self.variant == "classic":
+            if self.traits.table_melds:
                 return gettext("No winner: the stock ran out; nobody adds points.")
             return gettext("No winner: the closed deck ran out; nobody adds points.")
         name = {"name": self.name_of(winner)}
-        if self.variant == "classic":
+        if self.traits.table_melds:
             if reason == "rummy":
                 bonus = rule(self.rules, "rummy_bonus", 25)
                 return gettext(
@@ -453,7 +460,7 @@ def present_result(
                         note=gettext("after the platform fee"),
                     )
                 )
-    elif variant == "classic":
+    elif reason == "ring":  # classic's ring game: paid by places
         placed = [p for p in view.get("players", []) if p.get("status") != "left"]
         place = {p["seat"]: 1 + sum(1 for q in placed if q["total"] < p["total"]) for p in placed}
         headline = gettext(

@@ -24,6 +24,7 @@ from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy, ngettext
 from django_stubs_ext import StrOrPromise
 
+from tables.engines import engine_of
 from tables.models import DeadlineKind
 from tables.presenters.cards import (
     card_face,
@@ -67,6 +68,7 @@ from tables.presenters.results import (
 )
 from tables.readmodel import SeatRead, TableRead
 from tables.rules.engine_view import EngineView, JsonObject, json_int, json_object, json_objects
+from tables.rules.variants import EngineTraits
 
 __all__ = ["present_felt", "present_seat", "ring_slots", "seat_keys", "seat_slots"]
 
@@ -173,7 +175,7 @@ def present_felt(
     template = data.template
     view = data.view
     variant = data.variant
-    classic = variant == "classic"
+    traits = engine_of(variant).traits
     seats = tuple(
         FeltSeat(seat=s.seat_no, name=s.name, is_bot=s.is_bot, user_id=s.user_id)
         for s in data.seats
@@ -182,7 +184,7 @@ def present_felt(
     deadline, deadline_kind, seconds_left = _deadline(data, now)
     kind = deadline_kind or DeadlineKind.NONE
     deadline_label = str(_DEADLINE_LABELS.get(kind, ""))
-    if classic and kind == DeadlineKind.BREAK:
+    if kind == DeadlineKind.BREAK and traits.deal_word == "Hand":
         deadline_label = gettext("next hand in")
     deal = view.deal if view is not None else None
     if deal is not None and deal.in_extra_time:
@@ -194,9 +196,7 @@ def present_felt(
         variant_label=variant_label(variant),
         stake_display=_stake_display(data, variant),
         version=data.version,
-        is_pool=variant in ("pool101", "pool201"),
-        is_deals=variant == "deals",
-        is_classic=classic,
+        traits=traits,
         view=view,
         seats_max=data.seats_max,
         seats_min=template.seats_min,
@@ -228,7 +228,6 @@ def _felt_of_game(
     currency = data.currency
     rules = data.rules
     variant = data.variant
-    classic = variant == "classic"
     names, name_of = _names(data)
     deal = view.deal
     raw = view.raw
@@ -245,7 +244,8 @@ def _felt_of_game(
     in_extra = deal is not None and deal.in_extra_time
     turn_total = getattr(rules, "extra_time_s" if in_extra else "turn_s", None) or 30
     players: list[FeltPlayer] = []
-    pool_or_classic = variant in ("pool101", "pool201", "classic")
+    # The totals are points but in deals (chips) and points (each deal settles in money).
+    points_totals = variant not in ("deals", "points")
     for p in view.players:
         seat = p.seat
         bot = bool(names.get(seat) and names[seat].is_bot)
@@ -268,9 +268,7 @@ def _felt_of_game(
                 name=name,
                 initial=name[:1].upper(),
                 # Worded here, once a seat, rather than by a template tag per seat and field.
-                total_words=gettext("%(total)s pts") % {"total": p.total}
-                if pool_or_classic
-                else "",
+                total_words=gettext("%(total)s pts") % {"total": p.total} if points_totals else "",
                 chips_words=gettext("%(chips)s chips") % {"chips": p.chips}
                 if variant == "deals"
                 else "",
@@ -294,7 +292,7 @@ def _felt_of_game(
     melds: tuple[FeltMeld, ...] = ()
     wrong_show_seats: tuple[int, ...] = ()
     notice = ""
-    if classic:
+    if felt.traits.table_melds:
         melds = tuple(
             FeltMeld(
                 id=m.id,
@@ -350,7 +348,7 @@ def _felt_of_game(
         )
         if show
         else None,
-        scoreboard=_scoreboard(view, variant, name_of),
+        scoreboard=_scoreboard(view, variant, felt.traits, name_of),
         last_deal=ResultSheet(
             view=raw,
             rules=rules,
@@ -379,7 +377,9 @@ def _felt_of_game(
     )
 
 
-def _scoreboard(view: EngineView, variant: str, name_of: Callable[[int], str]) -> Scoreboard | None:
+def _scoreboard(
+    view: EngineView, variant: str, traits: EngineTraits, name_of: Callable[[int], str]
+) -> Scoreboard | None:
     """Every deal (or classic hand) so far, with the running totals."""
     raw = view.raw
     history = json_objects(raw.get("history"))
@@ -387,9 +387,8 @@ def _scoreboard(view: EngineView, variant: str, name_of: Callable[[int], str]) -
         return None
     order = [p.seat for p in view.players]
     running = running_totals(raw, variant)
-    classic = variant == "classic"
     return Scoreboard(
-        number_label=gettext("Hand") if classic else gettext("Deal"),
+        number_label=gettext("Hand") if traits.deal_word == "Hand" else gettext("Deal"),
         names=tuple(name_of(seat) for seat in order),
         rows=tuple(
             ScoreRow(
@@ -453,14 +452,14 @@ def present_seat(*, data: TableRead, now: float) -> SeatView:
     table = data.table
     view = data.view
     my_seat = data.my_seat
-    classic = data.variant == "classic"
+    traits = engine_of(data.variant).traits
     # The actions allowed, then leaving (``data-allowed`` lists them in the set's own order).
     allowed = frozenset((*data.allowed, "leave") if data.can_leave else data.allowed)
     seat = SeatView(
         table=table,
         act_url=reverse("table_act", args=[table.pk]),  # once, for every action form
         variant=data.variant,
-        is_classic=classic,
+        traits=traits,
         version=data.version,
         game_id=data.game_id if data.live else None,
         my_seat=my_seat,
@@ -469,12 +468,12 @@ def present_seat(*, data: TableRead, now: float) -> SeatView:
         commitment=data.commitment,
         grace_s=f"{float(settings.DEADLINE_GRACE_S):g}",
         leave_confirm=(
-            gettext(
+            gettext("Leaving counts as a drop in this deal and refunds nothing. Leave?")
+            if traits.drops
+            else gettext(
                 "Leaving takes you out of this hand and the rest of the ring game: the cards "
                 "you hold count against you and nothing is refunded. Leave?"
             )
-            if classic
-            else gettext("Leaving counts as a drop in this deal and refunds nothing. Leave?")
         ),
         private_host=bool(
             table.is_private
@@ -495,8 +494,7 @@ def _seat_of_game(seat: SeatView, data: TableRead, view: EngineView) -> SeatView
 
     my_seat = data.my_seat
     rules = data.rules
-    variant = data.variant
-    classic = variant == "classic"
+    traits = seat.traits
     _names_by_seat, name_of = _names(data)
     deal = view.deal
     cut = deal.cut_joker if deal is not None else None
@@ -508,7 +506,8 @@ def _seat_of_game(seat: SeatView, data: TableRead, view: EngineView) -> SeatView
     groups: tuple[CardGroup, ...] | None = None
     melds: tuple[LayOffMeld, ...] = ()
     notice = ""
-    if hand is not None and classic:
+    if hand is not None and traits.table_melds:
+        # The hand is melded onto the table, not arranged: one row, sorted.
         groups = (
             CardGroup(
                 cards=tuple(faces(sort_codes(list(hand.cards)))),
@@ -567,9 +566,10 @@ def _seat_of_game(seat: SeatView, data: TableRead, view: EngineView) -> SeatView
             status=hand.status,
             auto_drop=hand.auto_drop,
             # What the hand would score: a loser's points are capped at full count (RULES.md
-            # section 3) in the 13-card games; classic counts the cards as they are.
+            # section 3) where the rules have one (the 13-card games); classic counts the cards
+            # as they are.
             count=hand.count
-            if classic or hand.count is None
+            if hand.count is None or not hasattr(rules, "full_count")
             else min(hand.count, rule(rules, "full_count", 80)),
             groups=groups,
         )
@@ -577,8 +577,8 @@ def _seat_of_game(seat: SeatView, data: TableRead, view: EngineView) -> SeatView
         else None,
         melds=melds,
         notice=notice,
-        drop=drop_info(view, rules, my_seat, variant, data.currency)
-        if deal is not None and not classic
+        drop=drop_info(view, rules, my_seat, data.variant, data.currency)
+        if deal is not None and traits.drops
         else None,
     )
 

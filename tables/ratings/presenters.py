@@ -9,6 +9,7 @@ from typing import Any
 
 from django.utils.translation import gettext, pgettext_lazy
 
+from tables.presenters.chart import line_plot
 from tables.ratings import selectors
 from tables.ratings.models import Family
 from tables.ratings.selectors import ChangeRead
@@ -36,20 +37,11 @@ def chart(changes: Sequence[ChangeRead]) -> dict[str, Any] | None:
     the first change to each change's rating. ``None`` without a change."""
     if not changes:
         return None
-    width, height, pad = 600, 200, 20
-    values = [changes[0].before, *(c.after for c in changes)]
-    low, high = min(values), max(values)
-    span = (high - low) or 1
-    step = (width - 2 * pad) / (len(values) - 1)
-
-    def y(value: int) -> float:
-        return round(height - pad - (value - low) * (height - 2 * pad) / span, 1)
-
-    xs = [round(pad + i * step, 1) for i in range(len(values))]
+    plot = line_plot([changes[0].before, *(c.after for c in changes)])
     dots = [
         {
-            "x": xs[i + 1],
-            "y": y(c.after),
+            "x": plot.xs[i + 1],
+            "y": plot.y(c.after),
             "label": gettext("Game %(n)s: %(words)s") % {"n": i + 1, "words": change_words(c)}
             if c.game_id is not None
             else gettext("Reset by staff: %(rating)s") % {"rating": c.figure},
@@ -57,12 +49,12 @@ def chart(changes: Sequence[ChangeRead]) -> dict[str, Any] | None:
         for i, c in enumerate(changes)
     ]
     return {
-        "width": width,
-        "height": height,
-        "polyline": " ".join(f"{x},{y(v)}" for x, v in zip(xs, values, strict=True)),
+        "width": plot.width,
+        "height": plot.height,
+        "polyline": plot.polyline,
         "dots": dots,
-        "high": high,
-        "low": low,
+        "high": plot.high,
+        "low": plot.low,
         "last": changes[-1].figure,
         "games": len(changes),
     }

@@ -121,6 +121,7 @@ class EngineTraits:
     cut_joker: bool  # a wild joker cut from the deck
     table_melds: bool  # melds laid on the table during the hand (classic)
     sorts_hand: bool  # an auto-sort of the hand into its best arrangement
+    drops: bool  # a player may drop out of a deal (a first or middle drop), leaving is one
     deal_word: str  # "Deal", or "Hand" (untranslated: the pages translate it)
 
 
@@ -420,6 +421,7 @@ def _thirteen_card_engine() -> ServerEngine:
                 cut_joker=True,
                 table_melds=False,
                 sorts_hand=True,
+                drops=True,
                 deal_word="Deal",
             ),
             state_type=game.GameState,
@@ -493,6 +495,7 @@ def _classic_engine() -> ServerEngine:
                 cut_joker=False,
                 table_melds=True,
                 sorts_hand=False,
+                drops=False,
                 deal_word="Hand",
             ),
             state_type=classic.ClassicState,

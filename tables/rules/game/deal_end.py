@@ -35,7 +35,7 @@ from .state import (
     SeatResult,
     SplitOffer,
     current_deal,
-    find_hand,
+    playing_hand,
     prize_of,
     require,
     same_cards,
@@ -49,9 +49,7 @@ def _submit_meld(state: GameState, action: Any, now: float, log: EventLog) -> Ga
     assert isinstance(action, SubmitMeld)
     require(state.phase == "meld", Refusal.NO_MELD_WINDOW)
     d = current_deal(state)
-    hand = find_hand(d, action.seat)
-    require(hand is not None and hand.status == "playing", Refusal.NOT_MELDING)
-    assert hand is not None
+    hand = playing_hand(d, action.seat, Refusal.NOT_MELDING)
     require(not hand.submitted, Refusal.ALREADY_SUBMITTED)
     require(same_cards(action.groups, hand.cards), Refusal.GROUPS_NOT_YOUR_CARDS)
     d = with_hand(d, replace(hand, groups=action.groups, submitted=True))

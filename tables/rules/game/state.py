@@ -301,6 +301,15 @@ def require(condition: bool, code: Refusal, /, **params: Unpack[RefusalParams]) 
         raise InvalidMove(code, **params)
 
 
+def playing_hand(d: Deal, seat: int, refusal: Refusal) -> Hand:
+    """``seat``'s hand while it plays deal ``d``; the move is refused with ``refusal`` when the
+    seat holds none there or is out of the deal."""
+    hand = find_hand(d, seat)
+    require(hand is not None and hand.status == "playing", refusal)
+    assert hand is not None
+    return hand
+
+
 class EventLog:
     """Collects the events of one transition."""
 

@@ -73,6 +73,7 @@ from .state import (
     drops_allowed,
     find_hand,
     next_after,
+    playing_hand,
     playing_seats,
     remove_from_groups,
     remove_one,
@@ -338,9 +339,7 @@ def _set_auto_drop(state: GameState, action: Any, now: float, log: EventLog) -> 
     assert isinstance(action, SetAutoDrop)
     require(state.phase == "turn", Refusal.AUTO_DROP_NOT_NOW)
     d = current_deal(state)
-    hand = find_hand(d, action.seat)
-    require(hand is not None and hand.status == "playing", Refusal.NOT_PLAYING)
-    assert hand is not None
+    hand = playing_hand(d, action.seat, Refusal.NOT_PLAYING)
     if action.on:
         require(drops_allowed(state.settings, d), Refusal.DROPS_NOT_ALLOWED)
     log.add(AutoDropSet(seat=action.seat, on=action.on))
@@ -354,9 +353,7 @@ def _arrange(state: GameState, action: Any, now: float, log: EventLog) -> GameSt
     assert isinstance(action, Arrange)
     require(state.phase in ("turn", "meld"), Refusal.NO_HAND_TO_ARRANGE)
     d = current_deal(state)
-    hand = find_hand(d, action.seat)
-    require(hand is not None and hand.status == "playing", Refusal.NOT_PLAYING)
-    assert hand is not None
+    hand = playing_hand(d, action.seat, Refusal.NOT_PLAYING)
     require(not hand.submitted, Refusal.ALREADY_SUBMITTED)
     require(same_cards(action.groups, hand.cards), Refusal.GROUPS_NOT_YOUR_CARDS)
     log.add(Arranged(seat=action.seat))
