@@ -10,6 +10,7 @@ from typing import Any
 
 from django.utils.translation import get_language, gettext, gettext_lazy, pgettext_lazy
 
+from ledger.currencies import format_amount
 from tables.rules.cards import parse_card
 
 __all__ = [
@@ -120,8 +121,6 @@ def format_seconds_left(deadline: float | None, now: float) -> int | None:
 def money(amount: int | None, currency: str) -> str:
     if amount is None:
         return ""
-    from ledger.currencies import format_amount
-
     return str(format_amount(amount, currency))
 
 
@@ -173,25 +172,14 @@ def cards_words(codes: Any) -> str:
 
 
 _CARD_CODE = re.compile(r"\b(?:10|[2-9AJQK])[SHDC]\b")
-_SEAT_PHRASES = (
-    (re.compile(r"\bit is not seat \d+'s turn"), "it is not your turn"),
-    (re.compile(r"\bseat \d+ may not rejoin now"), "you may not rejoin now"),
-    (re.compile(r"\bseat \d+ is not part of this split"), "you are not part of this split"),
-    (
-        re.compile(r"\bseat \d+ is not (?:in this game|at this table)"),
-        "you are not playing in this game",
-    ),
-)
 
 
 def player_words(message: Any) -> str:
-    """A refusal as a player reads it: the engine's "seat N" phrases (always about the player
-    who acted) said to that player, card codes as cards (``Q♥``), a capital and a full stop."""
+    """A refusal as a player reads it: card codes as cards (``Q♥``), a capital and a full stop
+    (the words themselves come by code, already said to the player who acted)."""
     text = str(message or "").strip()
     if not text:
         return ""
-    for pattern, words in _SEAT_PHRASES:
-        text = pattern.sub(words, text)
     text = _CARD_CODE.sub(lambda m: card_words(m.group(0)), text)
     text = text[0].upper() + text[1:]
     if text[-1] not in ".!?":

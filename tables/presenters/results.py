@@ -15,7 +15,6 @@ from tables.presenters.cards import (
     card_face,
     faces,
     money,
-    player_words,
     signed_money,
     sort_codes,
 )
@@ -32,6 +31,8 @@ from tables.presenters.page import (
 )
 from tables.readmodel import TableRead
 from tables.rules.engine_view import EngineView
+from tables.rules.game.turns import show_fault
+from tables.rules.melds import classify_group
 
 __all__ = [
     "KIND_LABELS",
@@ -78,14 +79,10 @@ def wrong_show_reason(groups: Any, cut_joker: str, meld_settings: Any = None) ->
     sequence, only one sequence, or the group that is not a valid set or sequence. The verdict
     is the engine's (``show_fault``, the code a ``declared`` event carries); the words
     (``moves.fault_words``) name what the player has to fix."""
-    from tables.rules.game.turns import show_fault
-
     verdict = show_fault([g for g in groups or [] if g], cut_joker, settings=meld_settings)
     if verdict.valid:
         return ""
-    return fault_words(verdict.code, verdict.held, [c.code for c in verdict.group]) or (
-        player_words(verdict.reason)
-    )
+    return fault_words(verdict.code, verdict.held, [c.code for c in verdict.group])
 
 
 def rule(rules: Any, name: str, default: int = 0) -> int:
@@ -327,8 +324,6 @@ class ResultSheet:
         return str(_OUTCOME_WORDS.get(outcome, outcome.replace("_", " ")))
 
     def _row(self, r: Mapping[str, Any], last: Mapping[str, Any], cut: str | None) -> SheetRow:
-        from tables.rules.melds import classify_group
-
         seat = r["seat"]
         meld = meld_settings_of(self.rules)
         groups = [list(g) for g in r.get("groups") or []]

@@ -68,6 +68,7 @@ from tables.presenters.results import (
 )
 from tables.readmodel import SeatRead, TableRead
 from tables.rules.engine_view import EngineView, JsonObject, json_int, json_object, json_objects
+from tables.rules.melds import classify_group
 from tables.rules.variants import EngineTraits
 
 __all__ = ["present_felt", "present_seat", "ring_slots", "seat_keys", "seat_slots"]
@@ -490,8 +491,6 @@ def present_seat(*, data: TableRead, now: float) -> SeatView:
 def _seat_of_game(seat: SeatView, data: TableRead, view: EngineView) -> SeatView:
     """The parts of a seat shown while a game is on the table: the hand, the melds to lay off
     on, the player's notice and the drop's cost."""
-    from tables.rules.melds import classify_group
-
     my_seat = data.my_seat
     rules = data.rules
     traits = seat.traits

@@ -209,6 +209,28 @@ def test_wrong_show_reasons_in_words() -> None:
     assert presenters.wrong_show_reason(valid, "QC") == ""
 
 
+@pytest.mark.parametrize(
+    ("groups", "words"),
+    [
+        (
+            [["AS", "2S", "3S", "4S"], ["5H", "7H", "9H"], ["9D", "10D", "JD"], ["KC", "QD", "KH"]],
+            "5♥ 7♥ 9♥ is not a valid set or sequence.",
+        ),
+        (
+            [["AS", "QC", "3S", "4S"], ["5H", "5D", "5C"], ["9D", "9H", "9S"], ["KC", "KD", "KH"]],
+            "No pure sequence: a show needs at least one sequence with no joker standing in.",
+        ),
+        (
+            [["AS", "2S", "3S", "4S"], ["5H", "5D", "5C"], ["9D", "9H", "9S"], ["KC", "KD", "KH"]],
+            "Only one sequence: a show needs two sequences, at least one of them pure.",
+        ),
+    ],
+    ids=["invalid_group", "no_pure_sequence", "one_sequence"],
+)
+def test_every_wrong_show_is_worded_by_its_code(groups: list[list[str]], words: str) -> None:
+    assert presenters.wrong_show_reason(groups, "QC") == words
+
+
 # --------------------------------------------------------------------------- the drop cost
 
 
@@ -590,9 +612,6 @@ def test_a_stale_action_is_refused_in_words(seated: Any, toss: Any) -> None:
 @pytest.mark.parametrize(
     ("message", "words"),
     [
-        ("it is not seat 2's turn", "It is not your turn."),
-        ("seat 3 may not rejoin now", "You may not rejoin now."),
-        ("seat 1 is not part of this split", "You are not part of this split."),
         ("you do not hold QH", "You do not hold Q♥."),
         ("10S 10H 5C is not a set or a run", "10♠ 10♥ 5♣ is not a set or a run."),
         ("not a card code: 'ZZ'", "Not a card code: 'ZZ'."),
