@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from tables import events
+from tables.models import Table
 from tables.services import hooks
 from tables.services.errors import ActionNotAllowed, TableRefusal
 
@@ -23,7 +24,7 @@ def _fails(moved: Any) -> None:
     raise RuntimeError("a broken observer")
 
 
-def _guard(table: Any, action: str) -> TableRefusal | None:
+def _guard(table: Table, action: str) -> TableRefusal | None:
     return TableRefusal.TOURNAMENT_TABLE if action == "join" and table.pk == -7 else None
 
 
@@ -49,7 +50,7 @@ def test_a_guard_on_the_signal_refuses_in_words() -> None:
     hooks.table_guard_register(_guard)
     try:
         with pytest.raises(ActionNotAllowed):
-            hooks.table_guard_check(SimpleNamespace(pk=-7), "join")
-        hooks.table_guard_check(SimpleNamespace(pk=-7), "leave")  # no refusal: nothing raised
+            hooks.table_guard_check(Table(pk=-7), "join")
+        hooks.table_guard_check(Table(pk=-7), "leave")  # no refusal: nothing raised
     finally:
         hooks.table_guard_signal.disconnect(dispatch_uid=f"{__name__}._guard")
