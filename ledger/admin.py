@@ -21,22 +21,12 @@ from .forms import AdjustmentForm, ReversalForm
 from .http import AuthenticatedHttpRequest
 from .models import Account, AccountKind, Entry, Transaction
 from .payments.admin import adjust_player_view  # registers the cashier's admin too
+from .read_only_admin import ReadOnlyAdmin, ReadOnlyInline
 from .selectors import transaction_is_reversible
 
 
-class ReadOnlyAdmin(admin.ModelAdmin[Any]):
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
 @admin.register(Account)
-class AccountAdmin(ReadOnlyAdmin):
+class AccountAdmin(ReadOnlyAdmin[Account]):
     list_display = ("id", "kind", "currency", "owner", "balance_shown", "closed_at", "tools")
     list_filter = ("kind", "currency")
     search_fields = ("user__username", "user__display_name", "ref")
@@ -142,12 +132,10 @@ class AccountAdmin(ReadOnlyAdmin):
         return render(request, "ledger/admin/adjust.html", context, status=status)
 
 
-class EntryInline(admin.TabularInline[Entry, Transaction]):
+class EntryInline(ReadOnlyInline[Entry, Transaction]):
     model = Entry
     fields = ("account", "amount_shown", "balance_after_shown")
     readonly_fields = fields
-    extra = 0
-    can_delete = False
 
     @admin.display(description="amount")
     def amount_shown(self, obj: Entry) -> str:
@@ -157,15 +145,9 @@ class EntryInline(admin.TabularInline[Entry, Transaction]):
     def balance_after_shown(self, obj: Entry) -> str:
         return format_amount(obj.balance_after, obj.currency)
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
 
 @admin.register(Transaction)
-class TransactionAdmin(ReadOnlyAdmin):
+class TransactionAdmin(ReadOnlyAdmin[Transaction]):
     list_display = (
         "id",
         "created_at",

@@ -22,29 +22,19 @@ from ..errors import LedgerError
 from ..forms import AdjustmentForm
 from ..http import AuthenticatedHttpRequest
 from ..models import PracticeChipsPolicy
+from ..read_only_admin import ReadOnlyAdmin, ReadOnlyInline
 from ..selectors import wallet_balance
 from . import services
 from .models import Deposit, DepositEvent, Withdrawal, WithdrawalEvent, WithdrawalStatus
 
 
-class _ReadOnlyInline(admin.TabularInline[Any, Any]):
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
-class DepositEventInline(_ReadOnlyInline):
+class DepositEventInline(ReadOnlyInline[DepositEvent, Deposit]):
     model = DepositEvent
     fields = readonly_fields = ("at", "status", "detail")
 
 
 @admin.register(Deposit)
-class DepositAdmin(admin.ModelAdmin[Deposit]):
+class DepositAdmin(ReadOnlyAdmin[Deposit]):
     list_display = ("reference", "user", "amount_display", "status", "provider", "created_at")
     list_filter = ("status", "provider")
     search_fields = ("reference", "user__username", "provider_payment_id", "provider_intent_id")
@@ -66,17 +56,8 @@ class DepositAdmin(admin.ModelAdmin[Deposit]):
     fields = readonly_fields
     inlines = (DepositEventInline,)
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
-class WithdrawalEventInline(_ReadOnlyInline):
+class WithdrawalEventInline(ReadOnlyInline[WithdrawalEvent, Withdrawal]):
     model = WithdrawalEvent
     fields = readonly_fields = ("at", "status", "detail", "staff_user")
 
@@ -95,7 +76,7 @@ class DecisionForm(forms.Form):
 
 
 @admin.register(Withdrawal)
-class WithdrawalAdmin(admin.ModelAdmin[Withdrawal]):
+class WithdrawalAdmin(ReadOnlyAdmin[Withdrawal]):
     list_display = ("id", "user", "amount_display", "status", "created_at", "decided_by")
     list_filter = ("status",)
     search_fields = ("=id", "user__username")
@@ -112,15 +93,6 @@ class WithdrawalAdmin(admin.ModelAdmin[Withdrawal]):
     )
     fields = readonly_fields
     inlines = (WithdrawalEventInline,)
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     @admin.display(description="identity verified")
     def verified(self, obj: Withdrawal) -> bool:

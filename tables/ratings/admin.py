@@ -14,6 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from accounts.http import AuthenticatedHttpRequest
+from ledger.read_only_admin import ReadOnlyAdmin, ReadOnlyInline
 from tables.ratings import services, skill
 from tables.ratings.models import GameRating, Rating, RatingChange
 
@@ -22,7 +23,7 @@ class ResetReasonForm(forms.Form):
     reason = forms.CharField(max_length=services.REASON_MAX, strip=True)
 
 
-class RatingChangeInline(admin.TabularInline[RatingChange, Rating]):
+class RatingChangeInline(ReadOnlyInline[RatingChange, Rating]):
     model = RatingChange
     fk_name = "rating"
     fields = (
@@ -37,8 +38,6 @@ class RatingChangeInline(admin.TabularInline[RatingChange, Rating]):
         "staff",
     )
     readonly_fields = fields
-    extra = 0
-    can_delete = False
     ordering = ("-at", "-id")
     max_num = 0
 
@@ -48,12 +47,6 @@ class RatingChangeInline(admin.TabularInline[RatingChange, Rating]):
     @admin.display(description="rating shown")
     def shown(self, obj: RatingChange) -> str:
         return f"{skill.display(obj.mu_before)} -> {skill.display(obj.mu_after)}"
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(Rating)
@@ -111,17 +104,8 @@ class RatingAdmin(admin.ModelAdmin[Rating]):
 
 
 @admin.register(GameRating)
-class GameRatingAdmin(admin.ModelAdmin[GameRating]):
+class GameRatingAdmin(ReadOnlyAdmin[GameRating]):
     list_display = ("game", "family", "outcome", "why", "at")
     list_filter = ("family", "outcome", "why")
     fields = ("game", "family", "outcome", "why", "at")
     readonly_fields = fields
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False

@@ -29,6 +29,7 @@ from django.utils.safestring import SafeString
 
 from accounts.http import AuthenticatedHttpRequest
 from ledger.currencies import format_amount, money_games_on
+from ledger.read_only_admin import ReadOnlyAdmin, ReadOnlyInline
 from tables import selectors, services
 from tables.models import (
     LIVE_GAME_STATUSES,
@@ -203,17 +204,8 @@ class TableAdmin(admin.ModelAdmin[Table]):
 # ----------------------------------------------------------------------------- support
 
 
-class SupportReadOnly(admin.ModelAdmin[Any]):
+class SupportReadOnly(ReadOnlyAdmin[Any]):
     """Read only; visible to staff with the view permission or ``accounts.review_deals``."""
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return bool(
@@ -233,10 +225,8 @@ class SupportReadOnly(admin.ModelAdmin[Any]):
         return queryset.distinct(), False
 
 
-class SeatInline(admin.TabularInline[Seat, Game]):
+class SeatInline(ReadOnlyInline[Seat, Game]):
     model = Seat
-    extra = 0
-    can_delete = False
     fields = (
         "seat_no",
         "user",
@@ -252,12 +242,6 @@ class SeatInline(admin.TabularInline[Seat, Game]):
     @admin.display(description="entry paid")
     def entry_paid_shown(self, obj: Seat) -> str:
         return format_amount(obj.entry_paid, obj.game.currency)
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return True
