@@ -13,10 +13,11 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404
 from django.urls import reverse
 
 from .. import services as ledger_services
+from ..admin_pages import form_page, one_selected_page
 from ..currencies import CURRENCY_INFO, format_amount
 from ..errors import LedgerError
 from ..forms import AdjustmentForm
@@ -146,7 +147,6 @@ class WithdrawalAdmin(ReadOnlyAdmin[Withdrawal]):
                 )
                 return HttpResponseRedirect(reverse("admin:ledger_withdrawal_changelist"))
         context = {
-            **self.admin_site.each_context(request),
             "opts": self.model._meta,
             "title": f"Decide {withdrawal}",
             "withdrawal": withdrawal,
@@ -154,18 +154,14 @@ class WithdrawalAdmin(ReadOnlyAdmin[Withdrawal]):
             "verified": bool(getattr(withdrawal.user, "identity_verified", False)),
             "form": form,
         }
-        status = 400 if request.method == "POST" else 200
-        return render(request, "ledger/admin/decide_withdrawal.html", context, status=status)
+        return form_page(self.admin_site, request, "ledger/admin/decide_withdrawal.html", context)
 
     actions = ("decide_selected",)
 
     @admin.action(description="Approve or reject the selected withdrawal (with a reason)")
     def decide_selected(self, request: HttpRequest, queryset: QuerySet[Withdrawal]) -> Any:
-        if queryset.count() != 1:
-            self.message_user(request, "Select exactly one withdrawal.", messages.ERROR)
-            return None
-        return HttpResponseRedirect(
-            reverse("admin:ledger_withdrawal_decide", args=[queryset.get().pk])
+        return one_selected_page(
+            self, request, queryset, what="withdrawal", url_name="admin:ledger_withdrawal_decide"
         )
 
 
@@ -215,7 +211,6 @@ def adjust_player_view(
             messages.success(request, f"Adjusted {player} ({currency}): {shown} (#{tx.pk}).")
             return HttpResponseRedirect(reverse("admin:ledger_account_changelist"))
     context = {
-        **admin_site.each_context(request),
         "title": f"Credit or debit {player} ({CURRENCY_INFO[currency].label.lower()})",
         "account": f"The {CURRENCY_INFO[currency].label.lower()} wallet of {player}",
         "balance": format_amount(wallet_balance(user=player, currency=currency), currency),
@@ -223,8 +218,7 @@ def adjust_player_view(
         "player": player,
         "currencies": list(CURRENCY_INFO),
     }
-    status = 400 if request.method == "POST" else 200
-    return render(request, "ledger/admin/adjust.html", context, status=status)
+    return form_page(admin_site, request, "ledger/admin/adjust.html", context)
 
 
 def _int(value: object) -> int:
