@@ -10,33 +10,24 @@ from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
 from . import services
+from .admin_pages import form_page, one_selected_page
 from .currencies import format_amount
 from .errors import LedgerError
 from .forms import AdjustmentForm, ReversalForm
 from .http import AuthenticatedHttpRequest
 from .models import Account, AccountKind, Entry, Transaction
 from .payments.admin import adjust_player_view  # registers the cashier's admin too
+from .read_only_admin import ReadOnlyAdmin, ReadOnlyInline
 from .selectors import transaction_is_reversible
 
 
-class ReadOnlyAdmin(admin.ModelAdmin[Any]):
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
 @admin.register(Account)
-class AccountAdmin(ReadOnlyAdmin):
+class AccountAdmin(ReadOnlyAdmin[Account]):
     list_display = ("id", "kind", "currency", "owner", "balance_shown", "closed_at", "tools")
     list_filter = ("kind", "currency")
     search_fields = ("user__username", "user__display_name", "ref")
@@ -97,11 +88,11 @@ class AccountAdmin(ReadOnlyAdmin):
 
     @admin.action(description="Adjust the selected wallet (credit or debit, with a reason)")
     def adjust_selected(self, request: HttpRequest, queryset: QuerySet[Account]) -> Any:
-        wallets = list(queryset.filter(kind=AccountKind.WALLET)[:2])
-        if len(wallets) != 1 or queryset.count() != 1:
-            self.message_user(request, "Select exactly one player wallet.", messages.ERROR)
-            return None
-        return HttpResponseRedirect(reverse("admin:ledger_account_adjust", args=[wallets[0].pk]))
+        if queryset.exclude(kind=AccountKind.WALLET).exists():
+            queryset = queryset.none()
+        return one_selected_page(
+            self, request, queryset, what="player wallet", url_name="admin:ledger_account_adjust"
+        )
 
     def adjust_view(self, request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         if not request.user.has_perm("ledger.adjust_wallet"):
@@ -131,23 +122,19 @@ class AccountAdmin(ReadOnlyAdmin):
                 )
                 return HttpResponseRedirect(reverse("admin:ledger_account_changelist"))
         context = {
-            **self.admin_site.each_context(request),
             "opts": self.model._meta,
             "title": f"Adjust {account}",
             "account": account,
             "balance": format_amount(account.balance, account.currency),
             "form": form,
         }
-        status = 400 if request.method == "POST" else 200
-        return render(request, "ledger/admin/adjust.html", context, status=status)
+        return form_page(self.admin_site, request, "ledger/admin/adjust.html", context)
 
 
-class EntryInline(admin.TabularInline[Entry, Transaction]):
+class EntryInline(ReadOnlyInline[Entry, Transaction]):
     model = Entry
     fields = ("account", "amount_shown", "balance_after_shown")
     readonly_fields = fields
-    extra = 0
-    can_delete = False
 
     @admin.display(description="amount")
     def amount_shown(self, obj: Entry) -> str:
@@ -157,15 +144,9 @@ class EntryInline(admin.TabularInline[Entry, Transaction]):
     def balance_after_shown(self, obj: Entry) -> str:
         return format_amount(obj.balance_after, obj.currency)
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
 
 @admin.register(Transaction)
-class TransactionAdmin(ReadOnlyAdmin):
+class TransactionAdmin(ReadOnlyAdmin[Transaction]):
     list_display = (
         "id",
         "created_at",
@@ -218,11 +199,9 @@ class TransactionAdmin(ReadOnlyAdmin):
 
     @admin.action(description="Reverse the selected transaction (with a reason)")
     def reverse_selected(self, request: HttpRequest, queryset: QuerySet[Transaction]) -> Any:
-        if queryset.count() != 1:
-            self.message_user(request, "Select exactly one transaction.", messages.ERROR)
-            return None
-        tx = queryset.get()
-        return HttpResponseRedirect(reverse("admin:ledger_transaction_reverse", args=[tx.pk]))
+        return one_selected_page(
+            self, request, queryset, what="transaction", url_name="admin:ledger_transaction_reverse"
+        )
 
     def reverse_view(self, request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         if not request.user.has_perm("ledger.reverse_transaction"):
@@ -248,7 +227,6 @@ class TransactionAdmin(ReadOnlyAdmin):
                     reverse("admin:ledger_transaction_change", args=[reversal.pk])
                 )
         context = {
-            **self.admin_site.each_context(request),
             "opts": self.model._meta,
             "title": f"Reverse transaction #{tx.pk}",
             "transaction": tx,
@@ -256,5 +234,4 @@ class TransactionAdmin(ReadOnlyAdmin):
             "reversible": transaction_is_reversible(transaction=tx),
             "form": form,
         }
-        status = 400 if request.method == "POST" else 200
-        return render(request, "ledger/admin/reverse.html", context, status=status)
+        return form_page(self.admin_site, request, "ledger/admin/reverse.html", context)

@@ -27,17 +27,17 @@ class _ReadOnly(admin.ModelAdmin[M]):
         return False
 
 
+def _by_name(*players: str) -> tuple[str, ...]:
+    """Search fields: each of these players by username or display name."""
+    return tuple(f"{player}__{name}" for player in players for name in ("username", "display_name"))
+
+
 @admin.register(FriendRequest)
 class FriendRequestAdmin(_ReadOnly[FriendRequest]):
     list_display = ("sender", "receiver", "state", "created_at", "answered_at")
     list_filter = ("state",)
     list_select_related = ("sender", "receiver")
-    search_fields = (
-        "sender__username",
-        "sender__display_name",
-        "receiver__username",
-        "receiver__display_name",
-    )
+    search_fields = _by_name("sender", "receiver")
     date_hierarchy = "created_at"
 
 
@@ -45,33 +45,18 @@ class FriendRequestAdmin(_ReadOnly[FriendRequest]):
 class FriendshipAdmin(_ReadOnly[Friendship]):
     list_display = ("user_low", "user_high", "created_at")
     list_select_related = ("user_low", "user_high")
-    search_fields = (
-        "user_low__username",
-        "user_low__display_name",
-        "user_high__username",
-        "user_high__display_name",
-    )
+    search_fields = _by_name("user_low", "user_high")
 
 
 @admin.register(Block)
 class BlockAdmin(_ReadOnly[Block]):
     list_display = ("blocker", "blocked", "created_at")
     list_select_related = ("blocker", "blocked")
-    search_fields = (
-        "blocker__username",
-        "blocker__display_name",
-        "blocked__username",
-        "blocked__display_name",
-    )
+    search_fields = _by_name("blocker", "blocked")
 
 
 @admin.register(FriendInvite)
 class FriendInviteAdmin(_ReadOnly[FriendInvite]):
     list_display = ("host", "friend", "table_id", "table_name", "created_at")
     list_select_related = ("host", "friend")
-    search_fields = (
-        "host__username",
-        "host__display_name",
-        "friend__username",
-        "friend__display_name",
-    )
+    search_fields = _by_name("host", "friend")

@@ -85,21 +85,31 @@ def friend_request_send(*, sender: User, receiver: User) -> FriendRequest:
     return request
 
 
-def _answerable(*, user: User, request_id: object) -> FriendRequest:
-    """The pending request ``request_id`` addressed to ``user``, its pair locked."""
+def _pending(*, user: User, request_id: object, sent: bool = False) -> FriendRequest:
+    """The pending request ``request_id`` addressed to ``user`` (with ``sent``: that ``user``
+    sent), its pair locked, the other player's row loaded with it."""
     if not isinstance(request_id, int) or isinstance(request_id, bool):
         raise FriendRefused(FriendRefusal.NO_SUCH_REQUEST)
+    mine, other = ("sender", "receiver") if sent else ("receiver", "sender")
     found = (
-        FriendRequest.objects.filter(pk=request_id, receiver_id=user.pk)
-        .select_related("sender")
+        FriendRequest.objects.filter(pk=request_id, **{f"{mine}_id": user.pk})
+        .select_related(other)
         .first()
     )
     if found is None:  # someone else's request is no request of this player's
         raise FriendRefused(FriendRefusal.NO_SUCH_REQUEST)
-    _pair_lock(found.sender, user)
-    request = FriendRequest.objects.select_related("sender").get(pk=found.pk)
+    _pair_lock(user, getattr(found, other))
+    request = FriendRequest.objects.select_related(other).get(pk=found.pk)
     if request.state != RequestState.PENDING:
         raise FriendRefused(FriendRefusal.REQUEST_ANSWERED)
+    return request
+
+
+def _answer(request: FriendRequest, state: RequestState) -> FriendRequest:
+    """``request`` answered (or withdrawn) now."""
+    request.state = state
+    request.answered_at = timezone.now()
+    request.save(update_fields=["state", "answered_at"])
     return request
 
 
@@ -108,10 +118,7 @@ def friend_request_accept(*, user: User, request_id: int) -> Friendship:
     """``user`` accepts the pending request ``request_id`` addressed to them: the two are
     friends. Refused: someone else's request or no request (``NO_SUCH_REQUEST``), one already
     answered."""
-    request = _answerable(user=user, request_id=request_id)
-    request.state = RequestState.ACCEPTED
-    request.answered_at = timezone.now()
-    request.save(update_fields=["state", "answered_at"])
+    request = _answer(_pending(user=user, request_id=request_id), RequestState.ACCEPTED)
     low, high = sorted((request.sender_id, user.pk))
     friendship, _created = Friendship.objects.get_or_create(user_low_id=low, user_high_id=high)
     return friendship
@@ -121,11 +128,7 @@ def friend_request_accept(*, user: User, request_id: int) -> Friendship:
 def friend_request_refuse(*, user: User, request_id: int) -> FriendRequest:
     """``user`` refuses the pending request ``request_id`` addressed to them (the sender may
     ask again later). Refused as ``friend_request_accept``."""
-    request = _answerable(user=user, request_id=request_id)
-    request.state = RequestState.REFUSED
-    request.answered_at = timezone.now()
-    request.save(update_fields=["state", "answered_at"])
-    return request
+    return _answer(_pending(user=user, request_id=request_id), RequestState.REFUSED)
 
 
 @transaction.atomic
@@ -133,23 +136,7 @@ def friend_request_cancel(*, user: User, request_id: int) -> FriendRequest:
     """``user`` withdraws their own pending request ``request_id`` (they may ask again later).
     Refused: a request ``user`` did not send or none (``NO_SUCH_REQUEST``), one already
     answered."""
-    if not isinstance(request_id, int) or isinstance(request_id, bool):
-        raise FriendRefused(FriendRefusal.NO_SUCH_REQUEST)
-    found = (
-        FriendRequest.objects.filter(pk=request_id, sender_id=user.pk)
-        .select_related("receiver")
-        .first()
-    )
-    if found is None:
-        raise FriendRefused(FriendRefusal.NO_SUCH_REQUEST)
-    _pair_lock(user, found.receiver)
-    request = FriendRequest.objects.select_related("receiver").get(pk=found.pk)
-    if request.state != RequestState.PENDING:
-        raise FriendRefused(FriendRefusal.REQUEST_ANSWERED)
-    request.state = RequestState.CANCELLED
-    request.answered_at = timezone.now()
-    request.save(update_fields=["state", "answered_at"])
-    return request
+    return _answer(_pending(user=user, request_id=request_id, sent=True), RequestState.CANCELLED)
 
 
 @transaction.atomic

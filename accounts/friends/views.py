@@ -7,6 +7,7 @@ a refusal (a double click, a forged or unknown id) answers the page with its wor
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
 
@@ -74,9 +75,22 @@ def friends(request: AuthenticatedHttpRequest) -> HttpResponse:
     return _page(request)
 
 
-def _refused(request: AuthenticatedHttpRequest, exc: FriendRefused) -> HttpResponse:
-    messages.error(request, str(exc))
-    return _page(request, status=exc.status)
+def _answered(
+    request: AuthenticatedHttpRequest,
+    act: Callable[[], User],
+    words: str,
+    *,
+    level: int = messages.INFO,
+) -> HttpResponse:
+    """Run ``act``, which returns the other player, and answer: back to the page with ``words``
+    naming that player (``%(name)s``), or the page with the refusal and its status."""
+    try:
+        other = act()
+    except FriendRefused as exc:
+        messages.error(request, str(exc))
+        return _page(request, status=exc.status)
+    messages.add_message(request, level, words % {"name": other.public_name})
+    return _back(request)
 
 
 def _player(request: AuthenticatedHttpRequest) -> User:
@@ -90,18 +104,32 @@ def _player(request: AuthenticatedHttpRequest) -> User:
     return found
 
 
+def _on_player(
+    request: AuthenticatedHttpRequest,
+    act: Callable[[User], object],
+    words: str,
+    *,
+    level: int = messages.INFO,
+) -> HttpResponse:
+    """``act`` on the player the form names, answered as ``_answered`` does."""
+
+    def on_player() -> User:
+        other = _player(request)
+        act(other)
+        return other
+
+    return _answered(request, on_player, words, level=level)
+
+
 @login_required
 @require_POST
 def request_send(request: AuthenticatedHttpRequest) -> HttpResponse:
-    try:
-        receiver = _player(request)
-        services.friend_request_send(sender=request.user, receiver=receiver)
-    except FriendRefused as exc:
-        return _refused(request, exc)
-    messages.success(
-        request, _("Friend request sent to %(name)s.") % {"name": receiver.public_name}
+    return _on_player(
+        request,
+        lambda other: services.friend_request_send(sender=request.user, receiver=other),
+        _("Friend request sent to %(name)s."),
+        level=messages.SUCCESS,
     )
-    return _back(request)
 
 
 def _request_id(value: int) -> int:
@@ -113,90 +141,75 @@ def _request_id(value: int) -> int:
 @login_required
 @require_POST
 def request_accept(request: AuthenticatedHttpRequest, request_id: int) -> HttpResponse:
-    try:
+    def accept() -> User:
         friendship = services.friend_request_accept(
             user=request.user, request_id=_request_id(request_id)
         )
-    except FriendRefused as exc:
-        return _refused(request, exc)
-    other = (
-        friendship.user_high if friendship.user_low.pk == request.user.pk else friendship.user_low
+        if friendship.user_low.pk == request.user.pk:
+            return friendship.user_high
+        return friendship.user_low
+
+    return _answered(
+        request, accept, _("You and %(name)s are friends now."), level=messages.SUCCESS
     )
-    messages.success(request, _("You and %(name)s are friends now.") % {"name": other.public_name})
-    return _back(request)
 
 
 @login_required
 @require_POST
 def request_refuse(request: AuthenticatedHttpRequest, request_id: int) -> HttpResponse:
-    try:
-        refused = services.friend_request_refuse(
-            user=request.user, request_id=_request_id(request_id)
-        )
-    except FriendRefused as exc:
-        return _refused(request, exc)
-    messages.info(
+    return _answered(
         request,
-        _("You refused the friend request of %(name)s.") % {"name": refused.sender.public_name},
+        lambda: (
+            services.friend_request_refuse(
+                user=request.user, request_id=_request_id(request_id)
+            ).sender
+        ),
+        _("You refused the friend request of %(name)s."),
     )
-    return _back(request)
 
 
 @login_required
 @require_POST
 def request_cancel(request: AuthenticatedHttpRequest, request_id: int) -> HttpResponse:
-    try:
-        cancelled = services.friend_request_cancel(
-            user=request.user, request_id=_request_id(request_id)
-        )
-    except FriendRefused as exc:
-        return _refused(request, exc)
-    messages.info(
+    return _answered(
         request,
-        _("You withdrew your friend request to %(name)s.")
-        % {"name": cancelled.receiver.public_name},
+        lambda: (
+            services.friend_request_cancel(
+                user=request.user, request_id=_request_id(request_id)
+            ).receiver
+        ),
+        _("You withdrew your friend request to %(name)s."),
     )
-    return _back(request)
 
 
 @login_required
 @require_POST
 def friend_remove(request: AuthenticatedHttpRequest) -> HttpResponse:
-    try:
-        friend = _player(request)
-        services.friend_remove(user=request.user, friend=friend)
-    except FriendRefused as exc:
-        return _refused(request, exc)
-    messages.info(request, _("%(name)s is no longer your friend.") % {"name": friend.public_name})
-    return _back(request)
+    return _on_player(
+        request,
+        lambda friend: services.friend_remove(user=request.user, friend=friend),
+        _("%(name)s is no longer your friend."),
+    )
 
 
 @login_required
 @require_POST
 def block(request: AuthenticatedHttpRequest) -> HttpResponse:
-    try:
-        other = _player(request)
-        services.player_block(blocker=request.user, blocked=other)
-    except FriendRefused as exc:
-        return _refused(request, exc)
-    messages.info(
+    return _on_player(
         request,
+        lambda other: services.player_block(blocker=request.user, blocked=other),
         _(
             "You blocked %(name)s: no friend requests or invites between you, and Play now "
             "seats you apart."
-        )
-        % {"name": other.public_name},
+        ),
     )
-    return _back(request)
 
 
 @login_required
 @require_POST
 def unblock(request: AuthenticatedHttpRequest) -> HttpResponse:
-    try:
-        other = _player(request)
-        services.player_unblock(blocker=request.user, blocked=other)
-    except FriendRefused as exc:
-        return _refused(request, exc)
-    messages.info(request, _("You unblocked %(name)s.") % {"name": other.public_name})
-    return _back(request)
+    return _on_player(
+        request,
+        lambda other: services.player_unblock(blocker=request.user, blocked=other),
+        _("You unblocked %(name)s."),
+    )

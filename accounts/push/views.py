@@ -117,11 +117,11 @@ def _refused(form: Form | None, words: str) -> JsonResponse:
     return JsonResponse({"error": words, "fields": fields}, status=400)
 
 
-def _login_needed() -> JsonResponse:
-    return JsonResponse({"error": _("Log in to turn notifications on.")}, status=403)
-
-
-def _json_body(request: HttpRequest) -> dict[str, object] | JsonResponse:
+def _player_and_body(request: HttpRequest) -> tuple[User, dict[str, object]] | JsonResponse:
+    """The signed-in player and the JSON object they posted, or the answer refusing them."""
+    user = request.user
+    if not isinstance(user, User):
+        return JsonResponse({"error": _("Log in to turn notifications on.")}, status=403)
     if len(request.body) > MAX_BODY_BYTES:
         return _refused(None, _("The request is too large."))
     try:
@@ -130,7 +130,7 @@ def _json_body(request: HttpRequest) -> dict[str, object] | JsonResponse:
         return _refused(None, _("The request is not JSON."))
     if not isinstance(data, dict):
         return _refused(None, _("The request is not a JSON object."))
-    return data
+    return user, data
 
 
 def _subscription_fields(data: dict[str, object]) -> dict[str, object] | None:
@@ -153,12 +153,10 @@ def _subscription_fields(data: dict[str, object]) -> dict[str, object] | None:
 @require_POST
 def subscribe(request: HttpRequest) -> JsonResponse:
     """The page's subscription (``PushSubscription.toJSON()``), saved for the player."""
-    user = request.user
-    if not isinstance(user, User):
-        return _login_needed()
-    data = _json_body(request)
-    if isinstance(data, JsonResponse):
-        return data
+    asked = _player_and_body(request)
+    if isinstance(asked, JsonResponse):
+        return asked
+    user, data = asked
     if not push_configured():
         return _refused(None, _("Notifications are not set up on this site."))
     fields = _subscription_fields(data)
@@ -179,12 +177,10 @@ def subscribe(request: HttpRequest) -> JsonResponse:
 @require_POST
 def unsubscribe(request: HttpRequest) -> JsonResponse:
     """The page turned notifications off in this browser: forget its subscription."""
-    user = request.user
-    if not isinstance(user, User):
-        return _login_needed()
-    data = _json_body(request)
-    if isinstance(data, JsonResponse):
-        return data
+    asked = _player_and_body(request)
+    if isinstance(asked, JsonResponse):
+        return asked
+    user, data = asked
     if set(data) - {"endpoint"}:
         return _refused(None, _("The request is not a push subscription."))
     form = EndpointForm({"endpoint": data.get("endpoint")})

@@ -13,38 +13,29 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404
 from django.urls import reverse
 
 from .. import services as ledger_services
+from ..admin_pages import form_page, one_selected_page
 from ..currencies import CURRENCY_INFO, format_amount
 from ..errors import LedgerError
 from ..forms import AdjustmentForm
 from ..http import AuthenticatedHttpRequest
 from ..models import PracticeChipsPolicy
+from ..read_only_admin import ReadOnlyAdmin, ReadOnlyInline
 from ..selectors import wallet_balance
 from . import services
 from .models import Deposit, DepositEvent, Withdrawal, WithdrawalEvent, WithdrawalStatus
 
 
-class _ReadOnlyInline(admin.TabularInline[Any, Any]):
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
-class DepositEventInline(_ReadOnlyInline):
+class DepositEventInline(ReadOnlyInline[DepositEvent, Deposit]):
     model = DepositEvent
     fields = readonly_fields = ("at", "status", "detail")
 
 
 @admin.register(Deposit)
-class DepositAdmin(admin.ModelAdmin[Deposit]):
+class DepositAdmin(ReadOnlyAdmin[Deposit]):
     list_display = ("reference", "user", "amount_display", "status", "provider", "created_at")
     list_filter = ("status", "provider")
     search_fields = ("reference", "user__username", "provider_payment_id", "provider_intent_id")
@@ -66,17 +57,8 @@ class DepositAdmin(admin.ModelAdmin[Deposit]):
     fields = readonly_fields
     inlines = (DepositEventInline,)
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
-class WithdrawalEventInline(_ReadOnlyInline):
+class WithdrawalEventInline(ReadOnlyInline[WithdrawalEvent, Withdrawal]):
     model = WithdrawalEvent
     fields = readonly_fields = ("at", "status", "detail", "staff_user")
 
@@ -95,7 +77,7 @@ class DecisionForm(forms.Form):
 
 
 @admin.register(Withdrawal)
-class WithdrawalAdmin(admin.ModelAdmin[Withdrawal]):
+class WithdrawalAdmin(ReadOnlyAdmin[Withdrawal]):
     list_display = ("id", "user", "amount_display", "status", "created_at", "decided_by")
     list_filter = ("status",)
     search_fields = ("=id", "user__username")
@@ -112,15 +94,6 @@ class WithdrawalAdmin(admin.ModelAdmin[Withdrawal]):
     )
     fields = readonly_fields
     inlines = (WithdrawalEventInline,)
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     @admin.display(description="identity verified")
     def verified(self, obj: Withdrawal) -> bool:
@@ -174,7 +147,6 @@ class WithdrawalAdmin(admin.ModelAdmin[Withdrawal]):
                 )
                 return HttpResponseRedirect(reverse("admin:ledger_withdrawal_changelist"))
         context = {
-            **self.admin_site.each_context(request),
             "opts": self.model._meta,
             "title": f"Decide {withdrawal}",
             "withdrawal": withdrawal,
@@ -182,18 +154,14 @@ class WithdrawalAdmin(admin.ModelAdmin[Withdrawal]):
             "verified": bool(getattr(withdrawal.user, "identity_verified", False)),
             "form": form,
         }
-        status = 400 if request.method == "POST" else 200
-        return render(request, "ledger/admin/decide_withdrawal.html", context, status=status)
+        return form_page(self.admin_site, request, "ledger/admin/decide_withdrawal.html", context)
 
     actions = ("decide_selected",)
 
     @admin.action(description="Approve or reject the selected withdrawal (with a reason)")
     def decide_selected(self, request: HttpRequest, queryset: QuerySet[Withdrawal]) -> Any:
-        if queryset.count() != 1:
-            self.message_user(request, "Select exactly one withdrawal.", messages.ERROR)
-            return None
-        return HttpResponseRedirect(
-            reverse("admin:ledger_withdrawal_decide", args=[queryset.get().pk])
+        return one_selected_page(
+            self, request, queryset, what="withdrawal", url_name="admin:ledger_withdrawal_decide"
         )
 
 
@@ -243,7 +211,6 @@ def adjust_player_view(
             messages.success(request, f"Adjusted {player} ({currency}): {shown} (#{tx.pk}).")
             return HttpResponseRedirect(reverse("admin:ledger_account_changelist"))
     context = {
-        **admin_site.each_context(request),
         "title": f"Credit or debit {player} ({CURRENCY_INFO[currency].label.lower()})",
         "account": f"The {CURRENCY_INFO[currency].label.lower()} wallet of {player}",
         "balance": format_amount(wallet_balance(user=player, currency=currency), currency),
@@ -251,8 +218,7 @@ def adjust_player_view(
         "player": player,
         "currencies": list(CURRENCY_INFO),
     }
-    status = 400 if request.method == "POST" else 200
-    return render(request, "ledger/admin/adjust.html", context, status=status)
+    return form_page(admin_site, request, "ledger/admin/adjust.html", context)
 
 
 def _int(value: object) -> int:

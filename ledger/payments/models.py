@@ -29,7 +29,20 @@ class DepositStatus(models.TextChoices):
     EXPIRED = "expired", _("Expired")
 
 
-class Deposit(models.Model):
+class CashAmountShown:
+    """A request's cash ``amount`` (paise) shown as money: ``amount_display``."""
+
+    amount: int
+
+    @property
+    def amount_display(self) -> str:
+        return format_amount(self.amount, "cash")
+
+    # the admin's column heading ("amount", not "AMOUNT DISPLAY")
+    amount_display.fget.short_description = "amount"  # type: ignore[attr-defined]
+
+
+class Deposit(CashAmountShown, models.Model):
     """A player's deposit through a provider. Credited to the cash wallet (ledger key
     ``deposit:<provider>:<reference>``) only when a verified callback says it is paid."""
 
@@ -82,13 +95,6 @@ class Deposit(models.Model):
         return f"Deposit {self.reference} {self.amount_display} ({self.status})"
 
     @property
-    def amount_display(self) -> str:
-        return format_amount(self.amount, "cash")
-
-    # the admin's column heading ("amount", not "AMOUNT DISPLAY")
-    amount_display.fget.short_description = "amount"  # type: ignore[attr-defined]
-
-    @property
     def expires_at(self) -> datetime:
         """When a checkout still pending expires (``PAYMENTS_CHECKOUT_EXPIRY_S``)."""
         return self.created_at + timedelta(seconds=checkout_expiry_s())
@@ -126,7 +132,7 @@ class WithdrawalStatus(models.TextChoices):
     REJECTED = "rejected", _("Rejected (returned to the wallet)")
 
 
-class Withdrawal(models.Model):
+class Withdrawal(CashAmountShown, models.Model):
     """A player's withdrawal request. The amount is held at once (wallet -> pending
     withdrawals, key ``withdrawal:<id>:hold``); staff approve it (pending -> withdrawals, paid
     out, ``withdrawal:<id>:approve``) or reject it (pending -> wallet, ``...:reject``)."""
@@ -170,13 +176,6 @@ class Withdrawal(models.Model):
 
     def __str__(self) -> str:
         return f"Withdrawal #{self.pk} {self.amount_display} ({self.get_status_display()})"
-
-    @property
-    def amount_display(self) -> str:
-        return format_amount(self.amount, "cash")
-
-    # the admin's column heading ("amount", not "AMOUNT DISPLAY")
-    amount_display.fget.short_description = "amount"  # type: ignore[attr-defined]
 
     @property
     def ref(self) -> str:

@@ -279,6 +279,14 @@ def _event_apply(*, provider: str, event: PaymentEvent) -> Deposit:
 MONEY_OFF_DETAIL = "Money games are off: nothing credited"
 
 
+def _deposit_to(deposit: Deposit, status: DepositStatus, *, detail: str, at: datetime) -> None:
+    """The locked ``deposit`` takes ``status`` at ``at``, the change kept in its history."""
+    deposit.status = status
+    deposit.updated_at = at
+    deposit.save(update_fields=["status", "updated_at"])
+    DepositEvent.objects.create(deposit=deposit, status=status, detail=detail, at=at)
+
+
 def _refuse_money_off(*, provider: str, event: PaymentEvent) -> None:
     """Money games are off: a deposit still open takes no money. It is cancelled (kept in its
     history and logged); a payment the provider reports anyway is refused and flagged, so staff
@@ -299,10 +307,7 @@ def _refuse_money_off(*, provider: str, event: PaymentEvent) -> None:
         detail = MONEY_OFF_DETAIL + (
             "; the provider reports it PAID: FLAGGED, refund it at the provider" if paid else ""
         )
-        deposit.status = DepositStatus.CANCELLED
-        deposit.updated_at = now
-        deposit.save(update_fields=["status", "updated_at"])
-        DepositEvent.objects.create(deposit=deposit, status=deposit.status, detail=detail, at=now)
+        _deposit_to(deposit, DepositStatus.CANCELLED, detail=detail, at=now)
         logger.warning("payments: %s %s: %s", provider, deposit.reference, detail)
     raise CallbackRefused(
         LedgerRefusal.CALLBACK_MONEY_OFF_PAID if paid else LedgerRefusal.CALLBACK_MONEY_OFF
@@ -314,13 +319,7 @@ def deposit_cancel_money_off(*, deposit: Deposit) -> Deposit:
     with transaction.atomic():
         locked = Deposit.objects.select_for_update().get(pk=deposit.pk)
         if locked.status == DepositStatus.PENDING:
-            now = timezone.now()
-            locked.status = DepositStatus.CANCELLED
-            locked.updated_at = now
-            locked.save(update_fields=["status", "updated_at"])
-            DepositEvent.objects.create(
-                deposit=locked, status=locked.status, detail=MONEY_OFF_DETAIL, at=now
-            )
+            _deposit_to(locked, DepositStatus.CANCELLED, detail=MONEY_OFF_DETAIL, at=timezone.now())
             logger.warning("payments: %s cancelled: money games are off", locked.reference)
     return locked
 
@@ -348,12 +347,9 @@ def deposit_cancel(*, user: User, reference: str, now: datetime | None = None) -
             raise DepositRefused(
                 LedgerRefusal.DEPOSIT_NOT_PENDING, status=deposit.get_status_display().lower()
             )
-        deposit.status = DepositStatus.CANCELLED
-        deposit.updated_at = now
-        deposit.save(update_fields=["status", "updated_at"])
-        DepositEvent.objects.create(
-            deposit=deposit,
-            status=deposit.status,
+        _deposit_to(
+            deposit,
+            DepositStatus.CANCELLED,
             detail=f"Cancelled by the player: nothing credited ({LATE_PAID})",
             at=now,
         )
@@ -384,12 +380,9 @@ def deposits_expire(*, now: datetime | None = None, batch: int = 500) -> int:
             )
             if deposit is None:  # paid, cancelled or expired meanwhile
                 continue
-            deposit.status = DepositStatus.EXPIRED
-            deposit.updated_at = now
-            deposit.save(update_fields=["status", "updated_at"])
-            DepositEvent.objects.create(
-                deposit=deposit,
-                status=deposit.status,
+            _deposit_to(
+                deposit,
+                DepositStatus.EXPIRED,
                 detail=(
                     f"Expired: the checkout was not completed within "
                     f"{checkout_expiry_s() // 60} minutes; nothing credited ({LATE_PAID})"

@@ -3,7 +3,8 @@ idempotency check, and writing one balanced ``Transaction`` with its ``Entry`` r
 
 Private to ``ledger.services``: the services in ``wallets``, ``pots`` and ``corrections`` lock
 their accounts (``lock_idents``), say what to post (a ``Plan``) and hand it to ``post_plan``;
-``wallet_house_post`` is that whole sequence for a wallet against a house account. Of these
+``wallet_house_post`` is that whole sequence, argument checks included, for a wallet against a
+house account. Of these
 names only ``accounts_lock`` is re-exported by the package."""
 
 from __future__ import annotations
@@ -28,7 +29,14 @@ from ..errors import (
 )
 from ..models import Account, AccountKind, Transaction
 from ..signals import posted
-from ._checks import request_fingerprint
+from ._checks import (
+    check_amount,
+    check_currency,
+    check_key,
+    check_ref,
+    check_user,
+    request_fingerprint,
+)
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import _User as User  # the AUTH_USER_MODEL
@@ -364,25 +372,29 @@ def wallet_house_post(
     op: str,
     kind: str,
     house: str,
-    user: User,
-    currency: str,
-    amount: int,
-    key: str,
-    ref: str,
+    user: object,
+    currency: object,
+    amount: object,
+    key: object,
+    ref: object,
+    ref_required: bool = False,
     memo: str,
     staff: User | None = None,
-    fingerprint_amount: int | None = None,
+    out: bool = False,
+    signed: bool = False,
 ) -> Transaction:
-    """One posting between a player's wallet and a house account: ``amount`` (signed) to the
-    wallet, its opposite to the house. Arguments are already checked."""
-    fp = request_fingerprint(
-        op,
-        user=user.pk,
-        currency=currency,
-        amount=amount if fingerprint_amount is None else fingerprint_amount,
-        ref=ref,
-    )
-    wallet_id = Ident.wallet(user.pk, currency)
+    """One posting between a player's wallet and a house account, its arguments checked here:
+    ``amount`` to the wallet and its opposite to the house, or the other way with ``out`` (the
+    request, and so its fingerprint, keeps the amount asked). ``signed`` accepts a negative
+    amount (a debit of the wallet); ``ref_required`` refuses an empty reference."""
+    checked_user = check_user(user)
+    currency = check_currency(currency)
+    asked = check_amount(amount, signed=signed)
+    key = check_key(key)
+    ref = check_ref(ref, required=ref_required)
+    fp = request_fingerprint(op, user=checked_user.pk, currency=currency, amount=asked, ref=ref)
+    to_wallet = -asked if out else asked
+    wallet_id = Ident.wallet(checked_user.pk, currency)
     house_id = Ident.house(house, currency)
     accounts = lock_idents([wallet_id, house_id])
     tx, _ = post_plan(
@@ -391,7 +403,7 @@ def wallet_house_post(
         plan=lambda: Plan(
             kind=kind,
             currency=currency,
-            legs=[(accounts[wallet_id], amount), (accounts[house_id], -amount)],
+            legs=[(accounts[wallet_id], to_wallet), (accounts[house_id], -to_wallet)],
             ref=ref,
             memo=memo,
             staff_user=staff,

@@ -44,8 +44,6 @@ def wallet_deposit_cleared(
 ) -> Transaction:
     """A deposit a payment provider confirmed: provider clearing -> the player's cash wallet.
     The key names the provider's payment (``deposit:sandbox:dep_x``), so it is credited once."""
-    check_user(user)
-    amount = check_amount(amount)
     return wallet_house_post(
         op="wallet_deposit_cleared",
         kind=TransactionKind.DEPOSIT,
@@ -53,8 +51,8 @@ def wallet_deposit_cleared(
         user=user,
         currency=CASH,
         amount=amount,
-        key=check_key(idempotency_key),
-        ref=check_ref(ref, required=False),
+        key=idempotency_key,
+        ref=ref,
         memo=memo or "Deposit",
     )
 
@@ -63,19 +61,18 @@ def wallet_deposit_cleared(
 def withdrawal_hold(*, user: User, amount: int, idempotency_key: str, ref: str) -> Transaction:
     """Hold a requested withdrawal: cash wallet -> pending withdrawals (``InsufficientFunds``
     when the wallet holds less)."""
-    check_user(user)
-    amount = check_amount(amount)
     return wallet_house_post(
         op="withdrawal_hold",
         kind=TransactionKind.WITHDRAW_HOLD,
         house=AccountKind.PENDING_PAYOUTS,
         user=user,
         currency=CASH,
-        amount=-amount,
-        key=check_key(idempotency_key),
-        ref=check_ref(ref, required=True),
+        amount=amount,
+        key=idempotency_key,
+        ref=ref,
+        ref_required=True,
         memo="Withdrawal requested",
-        fingerprint_amount=amount,
+        out=True,
     )
 
 
@@ -84,8 +81,6 @@ def withdrawal_return(
     *, user: User, amount: int, idempotency_key: str, ref: str, staff_user: User, reason: str
 ) -> Transaction:
     """A rejected withdrawal: pending withdrawals -> the player's cash wallet."""
-    check_user(user)
-    amount = check_amount(amount)
     return wallet_house_post(
         op="withdrawal_return",
         kind=TransactionKind.WITHDRAW_RETURN,
@@ -93,8 +88,9 @@ def withdrawal_return(
         user=user,
         currency=CASH,
         amount=amount,
-        key=check_key(idempotency_key),
-        ref=check_ref(ref, required=True),
+        key=idempotency_key,
+        ref=ref,
+        ref_required=True,
         memo=check_reason(reason),
         staff=check_staff(staff_user),
     )
@@ -161,19 +157,8 @@ def practice_chips_welcome_grant(*, user: User) -> Transaction | None:
     amount = practice_policy().welcome_amount
     if amount <= 0:
         return None
-    fp = request_fingerprint("practice_welcome", user=user.pk, key=key)
-    wallet = Ident.wallet(user.pk, "practice")
-    house = Ident.house(AccountKind.DEPOSITS, "practice")
-    accounts = lock_idents([wallet, house])
-    tx, _new = post_plan(
-        key=key,
-        fingerprint=fp,
-        plan=lambda: Plan(
-            kind=TransactionKind.DEPOSIT,
-            currency="practice",
-            legs=[(accounts[wallet], amount), (accounts[house], -amount)],
-            memo=WELCOME_MEMO,
-        ),
+    tx, _ = _practice_chips_post(
+        op="practice_welcome", user=user, amount=amount, key=key, memo=WELCOME_MEMO
     )
     return tx
 
@@ -211,20 +196,31 @@ def practice_chips_top_up_daily(*, user: User, now: datetime | None = None) -> T
 
 @retry_on_conflict
 def _practice_post(*, user: User, amount: int, key: str) -> Transaction:
-    fp = request_fingerprint("practice_topup", user=user.pk, key=key)
+    tx, new = _practice_chips_post(
+        op="practice_topup", user=user, amount=amount, key=key, memo="Daily free practice chips"
+    )
+    if not new:
+        raise PracticeTopUpRefused(LedgerRefusal.PRACTICE_HAD_TODAY)
+    return tx
+
+
+def _practice_chips_post(
+    *, op: str, user: User, amount: int, key: str, memo: str
+) -> tuple[Transaction, bool]:
+    """Free practice chips: the house deposits account -> the player's practice wallet (the
+    request is the player and the key, which names the grant). Returns the transaction and
+    whether it is new."""
+    fp = request_fingerprint(op, user=user.pk, key=key)
     wallet = Ident.wallet(user.pk, "practice")
     house = Ident.house(AccountKind.DEPOSITS, "practice")
     accounts = lock_idents([wallet, house])
-    tx, new = post_plan(
+    return post_plan(
         key=key,
         fingerprint=fp,
         plan=lambda: Plan(
             kind=TransactionKind.DEPOSIT,
             currency="practice",
             legs=[(accounts[wallet], amount), (accounts[house], -amount)],
-            memo="Daily free practice chips",
+            memo=memo,
         ),
     )
-    if not new:
-        raise PracticeTopUpRefused(LedgerRefusal.PRACTICE_HAD_TODAY)
-    return tx

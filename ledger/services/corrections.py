@@ -8,16 +8,7 @@ from typing import TYPE_CHECKING
 from ..db import retry_on_conflict
 from ..errors import AlreadyReversed, LedgerRefusal, NotReversible
 from ..models import Account, AccountKind, Entry, Transaction, TransactionKind
-from ._checks import (
-    check_amount,
-    check_currency,
-    check_key,
-    check_reason,
-    check_ref,
-    check_staff,
-    check_user,
-    request_fingerprint,
-)
+from ._checks import check_key, check_reason, check_staff, request_fingerprint
 from ._posting import Plan, accounts_lock, post_plan, wallet_house_post
 
 if TYPE_CHECKING:
@@ -37,13 +28,6 @@ def wallet_adjust(
 ) -> Transaction:
     """A staff credit (``amount > 0``) or debit (``amount < 0``) of a player's wallet against
     the house adjustments account, recorded with the staff member and the reason."""
-    check_user(user)
-    currency = check_currency(currency)
-    amount = check_amount(amount, signed=True)
-    reason = check_reason(reason)
-    staff = check_staff(staff_user)
-    key = check_key(idempotency_key)
-    ref = check_ref(ref, required=False)
     return wallet_house_post(
         op="wallet_adjust",
         kind=TransactionKind.ADJUSTMENT,
@@ -51,10 +35,11 @@ def wallet_adjust(
         user=user,
         currency=currency,
         amount=amount,
-        key=key,
+        key=idempotency_key,
         ref=ref,
-        memo=reason,
-        staff=staff,
+        memo=check_reason(reason),
+        staff=check_staff(staff_user),
+        signed=True,
     )
 
 

@@ -43,9 +43,19 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import _User as User  # the AUTH_USER_MODEL
 
 
-def _pot_hold(
-    *, op: str, kind: str, user: User, currency: str, pot_ref: str, amount: int, key: str
+def _pot_wallet_move(
+    *,
+    op: str,
+    kind: str,
+    user: User,
+    currency: str,
+    pot_ref: str,
+    amount: int,
+    key: str,
+    refund: bool = False,
 ) -> Transaction:
+    """``amount`` from the player's wallet into a pot that is still open, or with ``refund``
+    from the pot back to the wallet (``RefundExceedsStake`` beyond what the player paid in)."""
     check_user(user)
     currency = check_currency(currency)
     pot_ref = check_ref(pot_ref, required=True)
@@ -55,18 +65,26 @@ def _pot_hold(
     wallet_id = Ident.wallet(user.pk, currency)
     pot_id = Ident.pot(pot_ref, currency)
     accounts = lock_idents([wallet_id, pot_id])
-    pot = accounts[pot_id]
+    wallet, pot = accounts[wallet_id], accounts[pot_id]
 
     def plan() -> Plan:
         if pot.closed_at is not None:
             raise PotClosed(pot_ref=pot_ref)
-        return Plan(
-            kind=kind,
-            currency=currency,
-            legs=[(accounts[wallet_id], -amount), (pot, amount)],
-            ref=pot_ref,
-            memo=_kind_memo(kind),
-        )
+        if not refund:
+            legs = [(wallet, -amount), (pot, amount)]
+            return Plan(kind=kind, currency=currency, legs=legs, ref=pot_ref, memo=_kind_memo(kind))
+        stake = _contributions(pot).get(user.pk, 0)
+        if amount > stake:
+            raise RefundExceedsStake(
+                LedgerRefusal.REFUND_MORE_THAN_PAID,
+                pot_ref=pot_ref,
+                currency=currency,
+                paid=max(stake, 0),
+                stake=stake,
+                amount=amount,
+            )
+        legs = [(pot, -amount), (wallet, amount)]
+        return Plan(kind=kind, currency=currency, legs=legs, ref=pot_ref, memo="Entry refunded")
 
     tx, _ = post_plan(key=key, fingerprint=fp, plan=plan)
     return tx
@@ -80,7 +98,7 @@ def pot_hold_entry(
     in that currency). ``InsufficientFunds`` if the wallet would go below zero, ``PotClosed``
     once the pot was paid out, settled or cancelled, ``CurrencyMismatch`` if the pot exists in
     the other currency. Key: ``entry:game:<id>:seat:<n>``."""
-    return _pot_hold(
+    return _pot_wallet_move(
         op="pot_hold_entry",
         kind=TransactionKind.ENTRY_FEE,
         user=user,
@@ -97,7 +115,7 @@ def pot_hold_rejoin(
 ) -> Transaction:
     """A pool rejoin: the entry fee again, wallet -> pot, recorded as ``rejoin_fee``. Same
     checks as ``pot_hold_entry``. Key: ``rejoin:game:<id>:seat:<n>:<count>``."""
-    return _pot_hold(
+    return _pot_wallet_move(
         op="pot_hold_rejoin",
         kind=TransactionKind.REJOIN_FEE,
         user=user,
@@ -125,42 +143,16 @@ def pot_refund_entry(
     """Give a player back (part of) what they paid into a pot that is still open: the pot -> the
     wallet, recorded as ``refund`` (leaving before the start). ``RefundExceedsStake`` if the
     player paid in less than ``amount``. Key: ``refund:game:<id>:seat:<n>``."""
-    check_user(user)
-    currency = check_currency(currency)
-    pot_ref = check_ref(pot_ref, required=True)
-    amount = check_amount(amount)
-    key = check_key(idempotency_key)
-    fp = request_fingerprint(
-        "pot_refund_entry", user=user.pk, currency=currency, pot=pot_ref, amount=amount
+    return _pot_wallet_move(
+        op="pot_refund_entry",
+        kind=TransactionKind.REFUND,
+        user=user,
+        currency=currency,
+        pot_ref=pot_ref,
+        amount=amount,
+        key=idempotency_key,
+        refund=True,
     )
-    wallet_id = Ident.wallet(user.pk, currency)
-    pot_id = Ident.pot(pot_ref, currency)
-    accounts = lock_idents([wallet_id, pot_id])
-    pot = accounts[pot_id]
-
-    def plan() -> Plan:
-        if pot.closed_at is not None:
-            raise PotClosed(pot_ref=pot_ref)
-        stake = _contributions(pot).get(user.pk, 0)
-        if amount > stake:
-            raise RefundExceedsStake(
-                LedgerRefusal.REFUND_MORE_THAN_PAID,
-                pot_ref=pot_ref,
-                currency=currency,
-                paid=max(stake, 0),
-                stake=stake,
-                amount=amount,
-            )
-        return Plan(
-            kind=TransactionKind.REFUND,
-            currency=currency,
-            legs=[(pot, -amount), (accounts[wallet_id], amount)],
-            ref=pot_ref,
-            memo="Entry refunded",
-        )
-
-    tx, _ = post_plan(key=key, fingerprint=fp, plan=plan)
-    return tx
 
 
 def _close_pot(pot: Account) -> None:

@@ -9,7 +9,7 @@ from ..currencies import CURRENCY_INFO
 from ..db import retry_on_conflict
 from ..errors import InvalidCurrency, LedgerRefusal
 from ..models import Account, AccountKind, Transaction, TransactionKind
-from ._checks import check_amount, check_currency, check_key, check_ref, check_user
+from ._checks import check_currency, check_user
 from ._posting import wallet_house_post
 
 if TYPE_CHECKING:
@@ -38,11 +38,6 @@ def wallet_deposit(
 ) -> Transaction:
     """Money in from outside (a payment, demo funding, a practice chip top-up): house deposits
     account -> the player's wallet."""
-    check_user(user)
-    currency = check_currency(currency)
-    amount = check_amount(amount)
-    key = check_key(idempotency_key)
-    ref = check_ref(ref, required=False)
     return wallet_house_post(
         op="wallet_deposit",
         kind=TransactionKind.DEPOSIT,
@@ -50,7 +45,7 @@ def wallet_deposit(
         user=user,
         currency=currency,
         amount=amount,
-        key=key,
+        key=idempotency_key,
         ref=ref,
         memo=memo or "Deposit",
     )
@@ -74,18 +69,15 @@ def wallet_withdraw(
         raise InvalidCurrency(
             LedgerRefusal.NOT_WITHDRAWABLE, label=CURRENCY_INFO[currency].label, currency=currency
         )
-    amount = check_amount(amount)
-    key = check_key(idempotency_key)
-    ref = check_ref(ref, required=False)
     return wallet_house_post(
         op="wallet_withdraw",
         kind=TransactionKind.WITHDRAWAL,
         house=AccountKind.WITHDRAWALS,
         user=user,
         currency=currency,
-        amount=-amount,
-        key=key,
+        amount=amount,
+        key=idempotency_key,
         ref=ref,
         memo=memo or "Withdrawal",
-        fingerprint_amount=amount,
+        out=True,
     )

@@ -13,6 +13,7 @@ from django.db import transaction
 from django.forms import ModelForm
 from django.http import HttpRequest
 
+from ledger.read_only_admin import ReadOnlyAdmin
 from tables.leaderboards import services
 from tables.leaderboards.models import (
     RewardRow,
@@ -86,19 +87,8 @@ class SeasonAdmin(admin.ModelAdmin[Season]):
         return obj is None or (obj.closed_at is None and not obj.payouts.exists())
 
 
-class ReadOnly:
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
 @admin.register(SeasonPayout)
-class SeasonPayoutAdmin(ReadOnly, admin.ModelAdmin[SeasonPayout]):
+class SeasonPayoutAdmin(ReadOnlyAdmin[SeasonPayout]):
     list_display = ("season", "user", "chips", "transaction_id", "at")
     list_filter = ("season",)
     search_fields = ("user__username", "user__display_name")
@@ -107,7 +97,7 @@ class SeasonPayoutAdmin(ReadOnly, admin.ModelAdmin[SeasonPayout]):
 
 
 @admin.register(TournamentPoints)
-class TournamentPointsAdmin(ReadOnly, admin.ModelAdmin[TournamentPoints]):
+class TournamentPointsAdmin(ReadOnlyAdmin[TournamentPoints]):
     list_display = ("tournament", "user", "family", "place", "points", "at")
     list_filter = ("family",)
     search_fields = ("user__username", "user__display_name")

@@ -7,22 +7,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 
 from accounts.http import AuthenticatedHttpRequest
+from ledger.read_only_admin import ReadOnlyAdmin, ReadOnlyInline
 from tables.ratings import services, skill
 from tables.ratings.models import GameRating, Rating, RatingChange
+from tables.staff.reasons import ask_reason
 
 
-class ResetReasonForm(forms.Form):
-    reason = forms.CharField(max_length=services.REASON_MAX, strip=True)
-
-
-class RatingChangeInline(admin.TabularInline[RatingChange, Rating]):
+class RatingChangeInline(ReadOnlyInline[RatingChange, Rating]):
     model = RatingChange
     fk_name = "rating"
     fields = (
@@ -37,8 +33,6 @@ class RatingChangeInline(admin.TabularInline[RatingChange, Rating]):
         "staff",
     )
     readonly_fields = fields
-    extra = 0
-    can_delete = False
     ordering = ("-at", "-id")
     max_num = 0
 
@@ -48,12 +42,6 @@ class RatingChangeInline(admin.TabularInline[RatingChange, Rating]):
     @admin.display(description="rating shown")
     def shown(self, obj: RatingChange) -> str:
         return f"{skill.display(obj.mu_before)} -> {skill.display(obj.mu_after)}"
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(Rating)
@@ -82,46 +70,35 @@ class RatingAdmin(admin.ModelAdmin[Rating]):
         self, request: AuthenticatedHttpRequest, queryset: QuerySet[Rating]
     ) -> HttpResponse | None:
         ratings = list(queryset.select_related("user").order_by("pk"))
-        if request.POST.get("confirm") == "yes":
-            form = ResetReasonForm(request.POST)
-            if form.is_valid():
-                reason = str(form.cleaned_data["reason"])
-                for rating in ratings:
-                    try:
-                        services.rating_reset(rating=rating, staff_user=request.user, reason=reason)
-                    except services.RatingError as exc:
-                        self.message_user(request, f"{rating}: {exc}", messages.ERROR)
-                        continue
-                    self.log_change(request, rating, f"Rating reset. Reason: {reason}")
-                self.message_user(request, f"{len(ratings)} rating(s) reset.", messages.SUCCESS)
-                return None
-            self.message_user(
-                request,
-                f"A reason is required, at most {services.REASON_MAX} characters.",
-                messages.ERROR,
-            )
-        context = {
-            **self.admin_site.each_context(request),
-            "title": "Reset ratings",
-            "objects": ratings,
-            "action": "reset_rating",
-            "reason_max": services.REASON_MAX,
-        }
-        return render(request, "admin/ratings/reset_reason.html", context)
+        reason = ask_reason(
+            self,
+            request,
+            ratings,
+            action="reset_rating",
+            title="Reset ratings",
+            intro="Each rating goes back to a new player's (provisional again). Its history is "
+            "kept; the reason is written to the rating's history and to the admin's log of staff "
+            "actions.",
+            label="Reason (kept in the history and the staff log):",
+            button="Reset the ratings",
+            max_length=services.REASON_MAX,
+        )
+        if isinstance(reason, HttpResponse):
+            return reason
+        for rating in ratings:
+            try:
+                services.rating_reset(rating=rating, staff_user=request.user, reason=reason)
+            except services.RatingError as exc:
+                self.message_user(request, f"{rating}: {exc}", messages.ERROR)
+                continue
+            self.log_change(request, rating, f"Rating reset. Reason: {reason}")
+        self.message_user(request, f"{len(ratings)} rating(s) reset.", messages.SUCCESS)
+        return None
 
 
 @admin.register(GameRating)
-class GameRatingAdmin(admin.ModelAdmin[GameRating]):
+class GameRatingAdmin(ReadOnlyAdmin[GameRating]):
     list_display = ("game", "family", "outcome", "why", "at")
     list_filter = ("family", "outcome", "why")
     fields = ("game", "family", "outcome", "why", "at")
     readonly_fields = fields
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False

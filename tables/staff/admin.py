@@ -22,13 +22,13 @@ from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import SafeString
 
 from accounts.http import AuthenticatedHttpRequest
 from ledger.currencies import format_amount, money_games_on
+from ledger.read_only_admin import ReadOnlyAdmin, ReadOnlyInline
 from tables import selectors, services
 from tables.models import (
     LIVE_GAME_STATUSES,
@@ -43,6 +43,7 @@ from tables.models import (
     TableStatus,
 )
 from tables.staff import admin_templates  # noqa: F401  (registers the templates' admin)
+from tables.staff.reasons import ask_reason
 
 REVIEW_PERMISSION = "accounts.review_deals"
 
@@ -74,43 +75,29 @@ def _pretty(data: Any) -> SafeString:
 # ----------------------------------------------------------------------------- tables
 
 
-class ReasonForm(forms.Form):
-    reason = forms.CharField(max_length=500, strip=True)
-
-
-def _ask_reason(
-    modeladmin: admin.ModelAdmin[Any],
-    request: HttpRequest,
-    objects: list[Any],
-    *,
-    action: str,
-    title: str,
-    intro: str,
-    button: str,
-) -> str | HttpResponse:
-    """The reason posted with the action, or the page asking for it."""
-    if request.POST.get("confirm") == "yes":
-        form = ReasonForm(request.POST)
-        if form.is_valid():
-            return str(form.cleaned_data["reason"])
-        modeladmin.message_user(request, "A reason is required.", messages.ERROR)
-    context = {
-        **modeladmin.admin_site.each_context(request),
-        "title": title,
-        "intro": intro,
-        "objects": objects,
-        "action": action,
-        "button": button,
-    }
-    return render(request, "admin/tables/cancel_reason.html", context)
-
-
-def _cancel_games(
+def _cancel_asking_reason(
     modeladmin: admin.ModelAdmin[Any],
     request: AuthenticatedHttpRequest,
     games: list[Game],
-    reason: str,
-) -> None:
+    *,
+    listed: list[Any],
+    action: str,
+    title: str,
+) -> HttpResponse | None:
+    """Cancel the live ``games`` with the reason staff give on the page asking for it (which
+    lists ``listed``), or that page."""
+    reason = ask_reason(
+        modeladmin,
+        request,
+        listed,
+        action=action,
+        title=title,
+        intro="Every paid entry, rejoins included, goes back to the players; no fee is kept.",
+        label="Reason (kept with the game):",
+        button="Cancel the games",
+    )
+    if isinstance(reason, HttpResponse):
+        return reason
     for game in games:
         try:
             services.game_cancel(game=game, staff_user=request.user, reason=reason)
@@ -120,6 +107,7 @@ def _cancel_games(
             modeladmin.message_user(
                 request, f"{game} cancelled; every entry refunded.", messages.SUCCESS
             )
+    return None
 
 
 class TableForm(forms.ModelForm[Table]):
@@ -179,19 +167,14 @@ class TableAdmin(admin.ModelAdmin[Table]):
         if not games:
             self.message_user(request, "No live game at the selected tables.", messages.WARNING)
             return None
-        reason = _ask_reason(
+        return _cancel_asking_reason(
             self,
             request,
-            list(queryset),
+            games,
+            listed=list(queryset),
             action="cancel_live_game",
             title="Cancel the live games",
-            intro="Every paid entry, rejoins included, goes back to the players; no fee is kept.",
-            button="Cancel the games",
         )
-        if isinstance(reason, HttpResponse):
-            return reason
-        _cancel_games(self, request, games, reason)
-        return None
 
     @admin.action(description="Close the selected tables")
     def close_tables(self, request: AuthenticatedHttpRequest, queryset: QuerySet[Table]) -> None:
@@ -203,17 +186,8 @@ class TableAdmin(admin.ModelAdmin[Table]):
 # ----------------------------------------------------------------------------- support
 
 
-class SupportReadOnly(admin.ModelAdmin[Any]):
+class SupportReadOnly(ReadOnlyAdmin[Any]):
     """Read only; visible to staff with the view permission or ``accounts.review_deals``."""
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return bool(
@@ -233,10 +207,8 @@ class SupportReadOnly(admin.ModelAdmin[Any]):
         return queryset.distinct(), False
 
 
-class SeatInline(admin.TabularInline[Seat, Game]):
+class SeatInline(ReadOnlyInline[Seat, Game]):
     model = Seat
-    extra = 0
-    can_delete = False
     fields = (
         "seat_no",
         "user",
@@ -252,12 +224,6 @@ class SeatInline(admin.TabularInline[Seat, Game]):
     @admin.display(description="entry paid")
     def entry_paid_shown(self, obj: Seat) -> str:
         return format_amount(obj.entry_paid, obj.game.currency)
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return True
@@ -347,19 +313,9 @@ class GameAdmin(SupportReadOnly):
         if not games:
             self.message_user(request, "None of the selected games is live.", messages.WARNING)
             return None
-        reason = _ask_reason(
-            self,
-            request,
-            games,
-            action="cancel_games",
-            title="Cancel games",
-            intro="Every paid entry, rejoins included, goes back to the players; no fee is kept.",
-            button="Cancel the games",
+        return _cancel_asking_reason(
+            self, request, games, listed=games, action="cancel_games", title="Cancel games"
         )
-        if isinstance(reason, HttpResponse):
-            return reason
-        _cancel_games(self, request, games, reason)
-        return None
 
     def get_actions(self, request: HttpRequest) -> Any:
         actions = super().get_actions(request)
