@@ -94,6 +94,22 @@ def template_factory(db: Any) -> Callable[..., TableTemplate]:
 
 
 @pytest.fixture
+def practice_pool(template_factory: Callable[..., TableTemplate]) -> TableTemplate:
+    """A practice Pool 101 template private tables are made from: two or three seats, and two
+    computer players who sit down after 20 s without a second person."""
+    return template_factory(
+        name="Practice Pool 101",
+        currency="practice",
+        entry_fee=100,
+        practice=True,
+        seats_min=2,
+        seats_max=3,
+        bot_count=2,
+        human_wait_s=20,
+    )
+
+
+@pytest.fixture
 def table_factory(template_factory: Callable[..., TableTemplate]) -> Callable[..., Table]:
     def make(**fields: Any) -> Table:
         return services.table_create(template=template_factory(**fields))

@@ -38,11 +38,11 @@ def _login(user: Any) -> Client:
     return client
 
 
-def _worse_throw_game(
+def _showable_deal(
     seated: Callable[..., TableDriver], planter: Planter, toss: Callable[[int], None]
 ) -> TableDriver:
-    """Seat 1 holds a hand it could show at once; it picks 8C and throws 5H (breaking its
-    hearts run) instead; seat 2 picks and throws back; seat 1 then middle-drops."""
+    """A Points game of two, seat 1 to play with a hand it could show at once; 8C, 2D and 9H
+    on top of the closed deck."""
     toss(1)
     planter.add(
         hands={1: flatten(WINNER_GROUPS), 2: LOSER},
@@ -51,6 +51,15 @@ def _worse_throw_game(
         closed_top=["8C", "2D", "9H"],
     )
     t = seated(2, variant="points", point_value=10, platform_fee_bps=0)
+    return t
+
+
+def _worse_throw_game(
+    seated: Callable[..., TableDriver], planter: Planter, toss: Callable[[int], None]
+) -> TableDriver:
+    """Seat 1 holds a hand it could show at once; it picks 8C and throws 5H (breaking its
+    hearts run) instead; seat 2 picks and throws back; seat 1 then middle-drops."""
+    t = _showable_deal(seated, planter, toss)
     t.act(1, "pick_closed")
     t.act(1, "discard", card="5H")
     t.act(2, "pick_closed")
@@ -66,14 +75,7 @@ def test_the_reviews_steps_are_turns_with_the_arrangements_inside(
     """Re-arranging says nothing to the table: it is part of the turn around it, not a blank
     step. The deal, seat 1's turn (pick, two re-arrangements, throw), seat 2's turn, a
     re-arrangement between turns, seat 1's drop: four steps from eight moves."""
-    toss(1)
-    planter.add(
-        hands={1: flatten(WINNER_GROUPS), 2: LOSER},
-        open_card="JC",
-        cut_card="QC",
-        closed_top=["8C", "2D", "9H"],
-    )
-    t = seated(2, variant="points", point_value=10, platform_fee_bps=0)
+    t = _showable_deal(seated, planter, toss)
 
     def rearrange(seat: int) -> None:
         groups = [list(g) for g in t.view(seat)["hand"]["groups"]]
