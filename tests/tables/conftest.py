@@ -146,6 +146,25 @@ def seated(
 
 
 @pytest.fixture
+def timed_three(
+    seated: Callable[..., TableDriver], planter: Planter, toss: Callable[[int], None]
+) -> TableDriver:
+    """Three players seated, seat 1 to play; 30 s turns and no extra time."""
+    toss(1)
+    return seated(3, turn_s=30, extra_time_s=0)
+
+
+@pytest.fixture
+def showable_three(
+    seated: Callable[..., TableDriver], planter: Planter, toss: Callable[[int], None]
+) -> TableDriver:
+    """Three players seated, seat 1 to play with a hand it could show at once."""
+    toss(1)
+    planter.add(hands={1: "AS 2S 3S 4S 5H 6H 7H 9D 10D JD KC KD KH"}, open_card="5C", cut_card="QC")
+    return seated(3)
+
+
+@pytest.fixture
 def live_two(seated: Callable[..., TableDriver], toss: Callable[[int], None]) -> TableDriver:
     """A two-seat table whose game has started, seat 1 to play, and no socket counted open for
     its players (socket counts live in the cache: Redis in the PostgreSQL run, which outlives
