@@ -6,14 +6,13 @@ page numbers, Hindi, htmx's part, the cache) and the staff's admin."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from html import unescape
 from io import StringIO
 from typing import Any
 
 import pytest
-from django.core.cache import cache
 from django.core.management import call_command
 from django.db import connection
 from django.test import Client
@@ -53,13 +52,6 @@ pytestmark = pytest.mark.django_db
 # A Wednesday: its week is Monday 23 November to Monday 30 November 2026 (UTC, the site's zone).
 NOW = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
 BOARD = reverse("leaderboards")
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache() -> Iterator[None]:
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

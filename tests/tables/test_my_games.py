@@ -9,7 +9,6 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 from tables_testkit import WINNER_GROUPS, Planter, TableDriver, balance, flatten
@@ -25,11 +24,6 @@ from tables.rules.settings import GameSettings
 from tables.support.export import deal_export
 
 LOSER = ["2C", "5D", "8H", "JS", "KD", "3H", "6S", "9C", "4D", "7S", "10H", "AD", "QS"]
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache() -> None:
-    cache.clear()
 
 
 def _login(user: Any) -> Client:

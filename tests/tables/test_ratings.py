@@ -6,7 +6,7 @@ rated; a new rating is provisional ("?")."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -23,13 +23,6 @@ from tables.ratings.models import GameRating, Rating, RatingChange
 from tables.services import hooks
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache() -> Iterator[None]:
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def _expected(entrants: list[tuple[float, float]], ranks: list[int]) -> list[tuple[float, float]]:
