@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from classic_helpers import ClassicPlanter
 from tables_testkit import Clock, Planter, TableDriver, assert_reconciled, fund
 
 from tables import services
@@ -61,6 +62,14 @@ def planter(monkeypatch: pytest.MonkeyPatch) -> Planter:
     p = Planter()
     monkeypatch.setattr(_context, "deal_shoe_new", p)
     return p
+
+
+@pytest.fixture
+def classic_planter(monkeypatch: pytest.MonkeyPatch) -> ClassicPlanter:
+    """Classic (10-card) deals planted: the hands the test queues are the ones dealt."""
+    planter = ClassicPlanter()
+    monkeypatch.setattr(_context, "deal_shoe_new", planter)
+    return planter
 
 
 @pytest.fixture
