@@ -49,13 +49,20 @@ def browser() -> Iterator[object]:
         raise RuntimeError(f"{CHROMIUM} is missing: scripts/test installs Debian's chromium")
     from playwright.sync_api import sync_playwright
 
+    with orm_beside_playwright(), sync_playwright() as pw:
+        instance = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield instance
+        instance.close()
+
+
+@contextmanager
+def orm_beside_playwright() -> Iterator[None]:
+    """Within the block, Django lets the ORM be called from a thread where an event loop runs
+    (Playwright's sync API keeps one): ``DJANGO_ALLOW_ASYNC_UNSAFE``, as it was after."""
     previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     try:
-        with sync_playwright() as pw:
-            instance = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            yield instance
-            instance.close()
+        yield
     finally:
         if previous is None:
             os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)

@@ -52,6 +52,24 @@ def planted_table(transactional_db, monkeypatch):
     return table
 
 
+def pick_the_finish_card(page, table) -> None:
+    """On ``table``'s page Meera picks from the closed deck (``FINISH``) and selects the card
+    she picked, for the finish slot."""
+    page.goto(f"/tables/{table.pk}/")
+    page.wait_for_selector(".act-pick_closed button")
+    page.click(".act-pick_closed button")
+    page.wait_for_function("() => document.querySelectorAll('#my-hand .pcard').length === 14")
+    page.locator(f'#my-hand .pcard.picked[data-code="{FINISH}"]').click()
+
+
+def show_wrongly(page, table) -> None:
+    """Meera declares her planted hand (no pure sequence) with ``FINISH`` in the finish slot:
+    the result sheet shows her wrong show."""
+    pick_the_finish_card(page, table)
+    page.click(".act-declare button")
+    page.wait_for_selector("#scoreboard .wrong-reason")
+
+
 def test_a_wrong_show_through_the_page_shows_its_reason_on_the_result_sheet(
     browser, live_server_url, planted_table, tmp_path
 ):
@@ -68,12 +86,8 @@ def test_a_wrong_show_through_the_page_shows_its_reason_on_the_result_sheet(
 
     page.on("dialog", answer)
     login(page, "meera", PASSWORD)
-    page.goto(f"/tables/{planted_table.pk}/")
-    page.wait_for_selector(".act-pick_closed button")
-    page.click(".act-pick_closed button")
-    page.wait_for_function("() => document.querySelectorAll('#my-hand .pcard').length === 14")
     # The picked card goes in the finish slot: select it, then declare.
-    page.locator(f'#my-hand .pcard.picked[data-code="{FINISH}"]').click()
+    pick_the_finish_card(page, planted_table)
     declare = page.locator(".act-declare button")
     assert declare.is_enabled()
     declare.click()
