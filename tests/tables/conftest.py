@@ -127,6 +127,27 @@ def table_factory(template_factory: Callable[..., TableTemplate]) -> Callable[..
 
 
 @pytest.fixture
+def practice_table(template_factory: Callable[..., TableTemplate]) -> Callable[..., Table]:
+    """``practice_table(**template_fields)``: a practice Points table (a chip a point) of two
+    or three seats with two computer players, who sit down with the first person and think
+    1.5 s a move."""
+
+    def make(**fields: Any) -> Table:
+        fields.setdefault("variant", "points")
+        fields.setdefault("currency", "practice")
+        fields.setdefault("practice", True)
+        fields.setdefault("seats_min", 2)
+        fields.setdefault("seats_max", 3)
+        fields.setdefault("bot_count", 2)
+        fields.setdefault("bot_delay_s", 1.5)
+        fields.setdefault("human_wait_s", 0)  # computer players sit down with the person
+        fields.setdefault("point_value", 1)
+        return services.table_create(template=template_factory(**fields))
+
+    return make
+
+
+@pytest.fixture
 def players(user_factory: Callable[..., Any]) -> list[Any]:
     """Six funded players (100 000 minor units of cash each)."""
     users = [user_factory() for _ in range(6)]

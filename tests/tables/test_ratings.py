@@ -97,22 +97,6 @@ def test_six_players_rated_together(
     assert RatingChange.objects.filter(game=t.game()).count() == 6
 
 
-@pytest.fixture
-def practice_table(template_factory: Callable[..., Any]) -> Callable[..., Table]:
-    def make(**fields: Any) -> Table:
-        fields.setdefault("variant", "points")
-        fields.setdefault("currency", "practice")
-        fields.setdefault("practice", True)
-        fields.setdefault("seats_min", 2)
-        fields.setdefault("seats_max", 2)
-        fields.setdefault("bot_count", 1)
-        fields.setdefault("human_wait_s", 0)
-        fields.setdefault("point_value", 1)
-        return table_services.table_create(template=template_factory(**fields))
-
-    return make
-
-
 @pytest.mark.parametrize("level", ["easy", "hard"])
 def test_a_computer_player_is_a_fixed_anchor_of_its_level(
     practice_table: Callable[..., Table],
@@ -122,7 +106,7 @@ def test_a_computer_player_is_a_fixed_anchor_of_its_level(
     level: str,
 ) -> None:
     toss(1)
-    table = practice_table(bot_strength=level)
+    table = practice_table(seats_max=2, bot_count=1, bot_strength=level)
     person = with_welcome_chips(user_factory)()
     table_services.table_join(table=table, user=person)
     game = Game.objects.get(table=table)
