@@ -35,18 +35,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--moves", type=int, default=300)
     args = parser.parse_args()
-    os.environ.pop("DATABASE_URL", None)
-    os.environ.pop("REDIS_URL", None)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rummy_site.settings")
-    import django
+    from benchmarks.in_memory import django_in_memory
 
-    django.setup()
-    from django.conf import settings
-    from django.db import connection
-
-    # (No ``setup_test_environment``: it instruments every template render for the tests.)
-    settings.ALLOWED_HOSTS = ["testserver"]
-    connection.creation.create_test_db(verbosity=0, keepdb=False)
+    django_in_memory()
     run(args.moves)
 
 

@@ -39,19 +39,13 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=200)
     parser.add_argument("--via", default="socket,http")
     args = parser.parse_args()
-    os.environ.pop("DATABASE_URL", None)
-    os.environ.pop("REDIS_URL", None)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rummy_site.settings")
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # the setup's ORM calls, between moves
-    import django
+    from benchmarks.in_memory import django_in_memory
 
-    django.setup()
+    django_in_memory()
     from django.conf import settings
-    from django.db import connection
 
-    settings.ALLOWED_HOSTS = ["testserver"]
     settings.SOCKET_MESSAGES_PER_S = 1000.0  # one socket plays every sixth move, fast
-    connection.creation.create_test_db(verbosity=0, keepdb=False)
     for via in args.via.split(","):
         asyncio.run(run(via, args.moves))
 

@@ -32,8 +32,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.fixture(autouse=True)
 def _fresh_rate_limits() -> None:
-    """Every test starts with no rate-limit counts (they live in the cache, shared by the
-    process): the tests of the limits count their own requests."""
+    """Every test starts with an empty cache: no rate-limit counts (the tests of the limits
+    count their own requests) and no page or board another test cached."""
     from django.core.cache import cache
 
     cache.clear()

@@ -59,23 +59,33 @@ def running_daphne(env: dict[str, str] | None = None) -> Iterator[str]:
         stderr=subprocess.STDOUT,
     )
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                    break
-            except OSError:
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise RuntimeError(
-                        "the live daphne server did not start; see test-results-daphne.log"
-                    ) from None
-                time.sleep(0.2)
+        wait_listening(port, proc, "the live daphne server", "test-results-daphne.log")
         yield f"http://127.0.0.1:{port}"
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_process(proc)
         log.close()
+
+
+def wait_listening(port: int, proc: subprocess.Popen[bytes], what: str, log: Path | str) -> None:
+    """Wait (30 s at most) until ``proc`` accepts connections on ``port``; a process that ended
+    or never listened is an error naming ``what`` and its ``log``."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            if time.monotonic() > deadline or proc.poll() is not None:
+                raise RuntimeError(f"{what} did not start; see {log}") from None
+            time.sleep(0.1)
+
+
+def stop_process(proc: subprocess.Popen[bytes], timeout: float = 10) -> None:
+    """End ``proc`` as a service manager would: SIGTERM, and SIGKILL after ``timeout`` s."""
+    if proc.poll() is None:
+        proc.terminate()
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()

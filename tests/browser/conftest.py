@@ -7,6 +7,7 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -48,13 +49,20 @@ def browser() -> Iterator[object]:
         raise RuntimeError(f"{CHROMIUM} is missing: scripts/test installs Debian's chromium")
     from playwright.sync_api import sync_playwright
 
+    with orm_beside_playwright(), sync_playwright() as pw:
+        instance = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield instance
+        instance.close()
+
+
+@contextmanager
+def orm_beside_playwright() -> Iterator[None]:
+    """Within the block, Django lets the ORM be called from a thread where an event loop runs
+    (Playwright's sync API keeps one): ``DJANGO_ALLOW_ASYNC_UNSAFE``, as it was after."""
     previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     try:
-        with sync_playwright() as pw:
-            instance = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            yield instance
-            instance.close()
+        yield
     finally:
         if previous is None:
             os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
@@ -125,3 +133,64 @@ def sign_up(page, username: str, display_name: str, password: str) -> None:
     page.check("#id_age_confirmed")
     page.click("main button[type=submit]")
     page.wait_for_url("**/")
+
+
+def two_seat_table(
+    monkeypatch: pytest.MonkeyPatch,
+    *,
+    people: list[tuple[str, str]],
+    password: str,
+    chips: int,
+    deal: dict[str, Any] | None = None,
+    **template_fields: Any,
+) -> tuple[Any, list[Any]]:
+    """A two-seat cash table (long turns) with ``people`` (username, display name) signed up
+    with ``password``, funded with ``chips`` each and seated in order, seat 1 to play first:
+    the game has started, on the deal ``deal`` (the planter's fields) when one is given.
+    ``template_fields`` name the template, its variant and stake. The table and its players."""
+    from django.contrib.auth import get_user_model
+
+    from ledger.services import wallet_deposit
+    from tables import services
+    from tables.models import TableTemplate
+    from tables.services import _context
+    from tests.tables.tables_testkit import Planter
+
+    if deal is not None:
+        planter = Planter()
+        planter.add(**deal)
+        monkeypatch.setattr(_context, "deal_shoe_new", planter)
+    monkeypatch.setattr(_context, "game_toss", lambda *, game, seats: 1)
+    users = []
+    for username, shown in people:
+        user = get_user_model().objects.create_user(
+            username=username, password=password, display_name=shown
+        )
+        wallet_deposit(
+            user=user, currency="cash", amount=chips, idempotency_key=f"t:fund:{username}"
+        )
+        users.append(user)
+    template = TableTemplate(
+        seats_min=2, seats_max=2, currency="cash", turn_s=300, extra_time_s=0, **template_fields
+    )
+    template.full_clean()
+    template.save()
+    table = services.table_create(template=template, name=template.name)
+    for seat, user in enumerate(users, start=1):
+        services.table_join(table=table, user=user, seat_no=seat)
+    return table, users
+
+
+def act_now(game: Any, user: Any, action: str, **payload: Any) -> None:
+    """``user`` makes ``action`` in ``game`` through the service, on the game's newest
+    version."""
+    from tables import services
+    from tables.models import Game
+
+    services.game_act(
+        game_id=game.pk,
+        user=user,
+        action=action,
+        payload=payload,
+        expected_version=Game.objects.get(pk=game.pk).version,
+    )

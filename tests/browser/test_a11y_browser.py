@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.test_result_browser import FINISH, planted_table  # noqa: F401
+from tests.browser.test_result_browser import planted_table, show_wrongly  # noqa: F401
 from tests.browser.test_table_ui_browser import PASSWORD, _bot_table, login, meera  # noqa: F401
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
@@ -70,11 +70,5 @@ def test_a_result_sheet_has_no_serious_violation(a11y_context, planted_table):  
     page = a11y_context()
     page.on("dialog", lambda dialog: dialog.accept())
     login(page, "meera", PASSWORD)
-    page.goto(f"/tables/{planted_table.pk}/")
-    page.wait_for_selector(".act-pick_closed button")
-    page.click(".act-pick_closed button")
-    page.wait_for_function("() => document.querySelectorAll('#my-hand .pcard').length === 14")
-    page.locator(f'#my-hand .pcard.picked[data-code="{FINISH}"]').click()
-    page.click(".act-declare button")
-    page.wait_for_selector("#scoreboard .wrong-reason")
+    show_wrongly(page, planted_table)
     _scan(page, "result sheet")

@@ -7,9 +7,8 @@ from __future__ import annotations
 import hashlib
 
 import pytest
-from django.contrib.auth import get_user_model
 
-from tests.browser.conftest import login
+from tests.browser.conftest import act_now, login, two_seat_table
 
 PASSWORD = "tiles-and-tigers-42"
 
@@ -17,36 +16,20 @@ PASSWORD = "tiles-and-tigers-42"
 @pytest.fixture
 def ended_deal(transactional_db, monkeypatch):
     """A two-seat Pool 101 table whose first deal ended (seat 1 dropped); a long break."""
-    from ledger.services import wallet_deposit
-    from tables import services
-    from tables.models import Deal, Game, TableTemplate
-    from tables.services import _context
+    from tables.models import Deal, Game
 
-    monkeypatch.setattr(_context, "game_toss", lambda *, game, seats: 1)
-    users = []
-    for name in ("uma", "vik"):
-        user = get_user_model().objects.create_user(
-            username=name, password=PASSWORD, display_name=name.title()
-        )
-        wallet_deposit(user=user, currency="cash", amount=5000, idempotency_key=f"t:fund:{name}")
-        users.append(user)
-    template = TableTemplate(
-        name="Checked 101", variant="pool101", seats_min=2, seats_max=2, currency="cash",
-        entry_fee=1000, turn_s=300, extra_time_s=0, break_s=600,
-    )  # fmt: skip
-    template.full_clean()
-    template.save()
-    table = services.table_create(template=template, name="Checked 101")
-    for seat, user in enumerate(users, start=1):
-        services.table_join(table=table, user=user, seat_no=seat)
-    game = Game.objects.get(table=table)
-    services.game_act(
-        game_id=game.pk,
-        user=users[0],
-        action="drop",
-        payload={},
-        expected_version=Game.objects.get(pk=game.pk).version,
+    table, users = two_seat_table(
+        monkeypatch,
+        people=[("uma", "Uma"), ("vik", "Vik")],
+        password=PASSWORD,
+        chips=5000,
+        name="Checked 101",
+        variant="pool101",
+        entry_fee=1000,
+        break_s=600,
     )
+    game = Game.objects.get(table=table)
+    act_now(game, users[0], "drop")
     deal = Deal.objects.get(game=game, number=1)
     assert deal.ended_at is not None
     return table, deal

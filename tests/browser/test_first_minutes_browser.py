@@ -11,7 +11,7 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 
-from tests.browser.conftest import acted, login, sign_up
+from tests.browser.conftest import acted, login, sign_up, two_seat_table
 
 PASSWORD = "tiles-and-tigers-42"
 
@@ -108,39 +108,23 @@ def test_money_words_for_a_huge_amount_and_an_unverified_withdrawal(page):
 def two_sequences_table(transactional_db, monkeypatch):
     """Meera (seat 1) holds two sequences with jokers and no pure sequence; her hand is laid
     out as dealt, one group."""
-    from ledger.services import wallet_deposit
-    from tables import services
-    from tables.models import TableTemplate
-    from tables.services import _context
-    from tests.tables.tables_testkit import Planter
-
-    planter = Planter()
-    planter.add(
-        hands={1: ["QH", "KH", "JK", "JS", "QS", "2D", "AC", "3D", "4H", "6S", "8C", "10D", "9H"]},
-        open_card="5C",
-        cut_card="2C",
-    )
-    monkeypatch.setattr(_context, "deal_shoe_new", planter)
-    monkeypatch.setattr(_context, "game_toss", lambda *, game, seats: 1)
-    users = [_player("meera", display_name="Meera"), _player("ravi", display_name="Ravi")]
-    for user in users:
-        wallet_deposit(user=user, currency="cash", amount=5000, idempotency_key=f"t:fund:{user.pk}")
-    template = TableTemplate(
+    table, _users = two_seat_table(
+        monkeypatch,
+        people=[("meera", "Meera"), ("ravi", "Ravi")],
+        password=PASSWORD,
+        chips=5000,
+        deal={
+            "hands": {
+                1: ["QH", "KH", "JK", "JS", "QS", "2D", "AC", "3D", "4H", "6S", "8C", "10D", "9H"]
+            },
+            "open_card": "5C",
+            "cut_card": "2C",
+        },
         name="Evening 101",
         variant="pool101",
-        seats_min=2,
-        seats_max=2,
-        currency="cash",
         entry_fee=1000,
-        turn_s=300,
-        extra_time_s=0,
         break_s=300,
     )
-    template.full_clean()
-    template.save()
-    table = services.table_create(template=template, name="Evening 101")
-    for seat, user in enumerate(users, start=1):
-        services.table_join(table=table, user=user, seat_no=seat)
     return table
 
 

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.browser.conftest import login
+from tests.browser.conftest import login, sign_up
 
 PASSWORD = "tiles-and-tigers-42"
 
@@ -33,17 +33,6 @@ def _practice_template(name: str, *, seats: int, bots: int, wait: float = 20.0):
     return template
 
 
-def _sign_up(page, username: str, name: str) -> None:
-    page.goto("/accounts/signup/")
-    page.fill("#id_username", username)
-    page.fill("#id_display_name", name)
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
-    page.check("#id_age_confirmed")
-    page.click("button[type=submit]")
-    page.wait_for_url("**/")
-
-
 def _table_id(page) -> int:
     match = re.search(r"/tables/(\d+)/$", page.url)
     assert match, page.url
@@ -59,7 +48,7 @@ def test_two_fresh_sign_ups_press_play_now_and_play_each_other(new_page, strange
     from tables.models import Game, Seat
 
     asha, bilal = new_page(), new_page()
-    _sign_up(asha, "asha2", "Asha Two")
+    sign_up(asha, "asha2", "Asha Two", PASSWORD)
     asha.locator("tr.lobby-row", has_text="Meet strangers").locator("button").click()
     asha.wait_for_url(re.compile(r"/tables/\d+/$"))
     # People first: a countdown says when computer players would come; none sits yet.
@@ -67,7 +56,7 @@ def test_two_fresh_sign_ups_press_play_now_and_play_each_other(new_page, strange
     assert asha.locator("#people-first").is_visible()
     assert "computer" not in asha.locator(".seat-list").inner_text()
 
-    _sign_up(bilal, "bilal2", "Bilal Two")
+    sign_up(bilal, "bilal2", "Bilal Two", PASSWORD)
     row = bilal.locator("tr.lobby-row", has_text="Meet strangers")
     assert "1 waiting" in row.inner_text()
     row.locator("button", has_text="Play now").click()

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth import get_user_model
 
-from tests.browser.conftest import login
+from tests.browser.conftest import act_now, login, two_seat_table
 
 PASSWORD = "tiles-and-tigers-42"
 PHONE = {"width": 390, "height": 844}
@@ -45,40 +45,23 @@ def phone(page):
 def finished_game(transactional_db, monkeypatch):
     """A two-seat cash Points game between Meera and Ravi (planted shoe), played to its end:
     Meera throws, Ravi throws, Meera drops. Returns the game."""
-    from ledger.services import wallet_deposit
-    from tables import services
-    from tables.models import Game, GameStatus, TableTemplate
-    from tables.services import _context
-    from tests.tables.tables_testkit import Planter
+    from tables.models import Game, GameStatus
 
-    planter = Planter()
-    planter.add(
-        hands={1: MEERA, 2: RAVI}, open_card="JC", cut_card="QC", closed_top=["8C", "2D", "9H"]
-    )
-    monkeypatch.setattr(_context, "deal_shoe_new", planter)
-    monkeypatch.setattr(_context, "game_toss", lambda *, game, seats: 1)
-    users = []
-    for name, shown in (("meera", "Meera Krishnamurthy"), ("ravi", "Ravi Venkataraman")):
-        user = get_user_model().objects.create_user(
-            username=name, password=PASSWORD, display_name=shown
-        )
-        wallet_deposit(user=user, currency="cash", amount=50_000, idempotency_key=f"t:fund:{name}")
-        users.append(user)
-    template = TableTemplate(
+    table, users = two_seat_table(
+        monkeypatch,
+        people=[("meera", "Meera Krishnamurthy"), ("ravi", "Ravi Venkataraman")],
+        password=PASSWORD,
+        chips=50_000,
+        deal={
+            "hands": {1: MEERA, 2: RAVI},
+            "open_card": "JC",
+            "cut_card": "QC",
+            "closed_top": ["8C", "2D", "9H"],
+        },
         name="Evening points at ten",
         variant="points",
-        seats_min=2,
-        seats_max=2,
-        currency="cash",
         point_value=10,
-        turn_s=300,
-        extra_time_s=0,
     )
-    template.full_clean()
-    template.save()
-    table = services.table_create(template=template, name="Evening points at ten")
-    for seat, user in enumerate(users, start=1):
-        services.table_join(table=table, user=user, seat_no=seat)
     game = Game.objects.get(table=table)
     for seat, action, payload in (
         (1, "pick_closed", {}),
@@ -87,13 +70,7 @@ def finished_game(transactional_db, monkeypatch):
         (2, "discard", {"card": "2D"}),
         (1, "drop", {}),
     ):
-        services.game_act(
-            game_id=game.pk,
-            user=users[seat - 1],
-            action=action,
-            payload=payload,
-            expected_version=Game.objects.get(pk=game.pk).version,
-        )
+        act_now(game, users[seat - 1], action, **payload)
     game = Game.objects.get(pk=game.pk)
     assert game.status == GameStatus.FINISHED
     return game

@@ -6,7 +6,6 @@ the offline page and public static files only, never a page behind the log-in.""
 
 from __future__ import annotations
 
-import os
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,7 +17,7 @@ from django.contrib.auth import get_user_model
 from accounts.push.management.commands.make_vapid_keys import vapid_keys_new
 from accounts.push.models import PushSubscription
 from tests.accounts.push_kit import BrowserKeys
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, login
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, login, orm_beside_playwright
 from tests.live_server import running_daphne, server_env
 
 PASSWORD = "tiles-and-tigers-42"
@@ -31,25 +30,21 @@ def _persistent_page(base_url: str) -> Iterator[Any]:
     checks need a persistent one."""
     from playwright.sync_api import sync_playwright
 
-    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    try:
-        with tempfile.TemporaryDirectory() as profile, sync_playwright() as pw:
-            context = pw.chromium.launch_persistent_context(
-                profile,
-                executable_path=CHROMIUM,
-                args=CHROMIUM_ARGS,
-                base_url=base_url,
-                viewport={"width": 1280, "height": 860},
-            )
-            context.set_default_timeout(10_000)
-            yield context.pages[0] if context.pages else context.new_page()
-            context.close()
-    finally:
-        if previous is None:
-            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-        else:
-            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+    with (
+        orm_beside_playwright(),
+        tempfile.TemporaryDirectory() as profile,
+        sync_playwright() as pw,
+    ):
+        context = pw.chromium.launch_persistent_context(
+            profile,
+            executable_path=CHROMIUM,
+            args=CHROMIUM_ARGS,
+            base_url=base_url,
+            viewport={"width": 1280, "height": 860},
+        )
+        context.set_default_timeout(10_000)
+        yield context.pages[0] if context.pages else context.new_page()
+        context.close()
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 
-from tests.browser.conftest import login
+from tests.browser.conftest import act_now, login, two_seat_table
 
 PASSWORD = "tiles-and-tigers-42"
 SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "result-sheet.png"
@@ -28,54 +28,46 @@ def planted_table(transactional_db, monkeypatch):
     """A two-seat Pool 101 table with Meera (seat 1, to play first) and Ravi seated, the first
     deal planted and each hand arranged (``GROUPS``, ``RAVI``). Long timers: only Meera
     moves."""
-    from ledger.services import wallet_deposit
-    from tables import services
-    from tables.models import Game, TableTemplate
-    from tables.services import _context
-    from tests.tables.tables_testkit import Planter
+    from tables.models import Game
 
-    planter = Planter()
-    planter.add(
-        hands={1: [c for g in GROUPS for c in g], 2: [c for g in RAVI for c in g]},
-        open_card="JC",
-        cut_card="QC",
-        closed_top=FINISH,
-    )
-    monkeypatch.setattr(_context, "deal_shoe_new", planter)
-    monkeypatch.setattr(_context, "game_toss", lambda *, game, seats: 1)
-    users = []
-    for name, shown in (("meera", "Meera"), ("ravi", "Ravi")):
-        user = get_user_model().objects.create_user(
-            username=name, password=PASSWORD, display_name=shown
-        )
-        wallet_deposit(user=user, currency="cash", amount=5000, idempotency_key=f"t:fund:{name}")
-        users.append(user)
-    template = TableTemplate(
+    table, users = two_seat_table(
+        monkeypatch,
+        people=[("meera", "Meera"), ("ravi", "Ravi")],
+        password=PASSWORD,
+        chips=5000,
+        deal={
+            "hands": {1: [c for g in GROUPS for c in g], 2: [c for g in RAVI for c in g]},
+            "open_card": "JC",
+            "cut_card": "QC",
+            "closed_top": FINISH,
+        },
         name="Evening 101",
         variant="pool101",
-        seats_min=2,
-        seats_max=2,
-        currency="cash",
         entry_fee=1000,
-        turn_s=300,
-        extra_time_s=0,
         break_s=300,
     )
-    template.full_clean()
-    template.save()
-    table = services.table_create(template=template, name="Evening 101")
-    for seat, user in enumerate(users, start=1):
-        services.table_join(table=table, user=user, seat_no=seat)
     game = Game.objects.get(table=table)
     for user, groups in zip(users, (GROUPS, RAVI), strict=True):
-        services.game_act(
-            game_id=game.pk,
-            user=user,
-            action="arrange",
-            payload={"groups": groups},
-            expected_version=Game.objects.get(pk=game.pk).version,
-        )
+        act_now(game, user, "arrange", groups=groups)
     return table
+
+
+def pick_the_finish_card(page, table) -> None:
+    """On ``table``'s page Meera picks from the closed deck (``FINISH``) and selects the card
+    she picked, for the finish slot."""
+    page.goto(f"/tables/{table.pk}/")
+    page.wait_for_selector(".act-pick_closed button")
+    page.click(".act-pick_closed button")
+    page.wait_for_function("() => document.querySelectorAll('#my-hand .pcard').length === 14")
+    page.locator(f'#my-hand .pcard.picked[data-code="{FINISH}"]').click()
+
+
+def show_wrongly(page, table) -> None:
+    """Meera declares her planted hand (no pure sequence) with ``FINISH`` in the finish slot:
+    the result sheet shows her wrong show."""
+    pick_the_finish_card(page, table)
+    page.click(".act-declare button")
+    page.wait_for_selector("#scoreboard .wrong-reason")
 
 
 def test_a_wrong_show_through_the_page_shows_its_reason_on_the_result_sheet(
@@ -94,12 +86,8 @@ def test_a_wrong_show_through_the_page_shows_its_reason_on_the_result_sheet(
 
     page.on("dialog", answer)
     login(page, "meera", PASSWORD)
-    page.goto(f"/tables/{planted_table.pk}/")
-    page.wait_for_selector(".act-pick_closed button")
-    page.click(".act-pick_closed button")
-    page.wait_for_function("() => document.querySelectorAll('#my-hand .pcard').length === 14")
     # The picked card goes in the finish slot: select it, then declare.
-    page.locator(f'#my-hand .pcard.picked[data-code="{FINISH}"]').click()
+    pick_the_finish_card(page, planted_table)
     declare = page.locator(".act-declare button")
     assert declare.is_enabled()
     declare.click()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.test_languages_browser import mixed_table  # noqa: F401
-from tests.browser.test_result_browser import FINISH, planted_table  # noqa: F401
+from tests.browser.test_result_browser import FINISH, planted_table, show_wrongly  # noqa: F401
 from tests.browser.test_table_browser import (  # noqa: F401
     _wait_my_turn,
     classic_table,
@@ -222,13 +222,7 @@ def test_after_a_deal_the_result_sheet_is_where_the_player_looks(
     height,
 ):
     context, page = _planted_page(browser, live_server_url, width, height)
-    page.goto(f"/tables/{planted_table.pk}/")
-    page.wait_for_selector(".act-pick_closed button")
-    page.click(".act-pick_closed button")
-    page.wait_for_function("() => document.querySelectorAll('#my-hand .pcard').length === 14")
-    page.locator(f'#my-hand .pcard.picked[data-code="{FINISH}"]').click()
-    page.click(".act-declare button")
-    page.wait_for_selector("#scoreboard .wrong-reason")
+    show_wrongly(page, planted_table)
     page.wait_for_timeout(300)
     # The sheet is where the player looks: at the top of the screen, above the empty felt.
     sheet = page.locator("#scoreboard").bounding_box()

@@ -9,18 +9,9 @@ import re
 
 import pytest
 
+from tests.browser.conftest import sign_up
+
 PASSWORD = "tiles-and-tigers-42"
-
-
-def _sign_up(page, username: str, name: str) -> None:
-    page.goto("/accounts/signup/")
-    page.fill("#id_username", username)
-    page.fill("#id_display_name", name)
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
-    page.check("#id_age_confirmed")
-    page.click("button[type=submit]")
-    page.wait_for_url("**/")
 
 
 @pytest.fixture
@@ -65,8 +56,8 @@ def test_register_from_the_lobby_and_play_a_practice_sit_and_go_to_its_result(
     new_page, practice_sit_and_go
 ):
     asha, bilal = new_page(), new_page()
-    _sign_up(asha, "asha23", "Asha T")
-    _sign_up(bilal, "bilal23", "Bilal T")
+    sign_up(asha, "asha23", "Asha T", PASSWORD)
+    sign_up(bilal, "bilal23", "Bilal T", PASSWORD)
     for page in (asha, bilal):
         page.click("#tab-tournaments")
         page.wait_for_url("**/tournaments/")

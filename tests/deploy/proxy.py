@@ -4,30 +4,16 @@ deploy/up configures it (only the ports and paths differ)."""
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from tests.live_server import free_port
+from tests.live_server import free_port, stop_process, wait_listening
 
 ROOT = Path(__file__).resolve().parents[2]
 NGINX = "/usr/sbin/nginx"
-
-
-def wait_listening(port: int, proc: subprocess.Popen[bytes], what: str, log: Path) -> None:
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            if time.monotonic() > deadline or proc.poll() is not None:
-                raise RuntimeError(f"{what} did not start; see {log}") from None
-            time.sleep(0.1)
 
 
 @contextmanager
@@ -60,12 +46,7 @@ def running_nginx(
         wait_listening(port, proc, "nginx", log)
         yield f"127.0.0.1:{port}"
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_process(proc)
 
 
 @contextmanager
@@ -86,10 +67,4 @@ def running_web(env: dict[str, str], log: Path) -> Iterator[tuple[int, subproces
         wait_listening(port, proc, "the web process", log)
         yield port, proc
     finally:
-        if proc.poll() is None:
-            proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_process(proc, timeout=15)

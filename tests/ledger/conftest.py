@@ -28,6 +28,16 @@ def ledger_snapshot() -> tuple[Any, ...]:
     )
 
 
+@pytest.fixture
+def payments_sandbox(settings: Any) -> None:
+    """Money games on, paid through the sandbox provider: signed with a known secret, every
+    callback on time and sent once."""
+    settings.PAYMENTS_SANDBOX_SECRET = "test-secret"
+    settings.PAYMENTS_SANDBOX_LATE_RATE = 0.0
+    settings.PAYMENTS_SANDBOX_DUPLICATE_RATE = 0.0
+    settings.MONEY_GAMES = True
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings: Any) -> None:
     """The ledger tests create many users; the real hasher is deliberately slow."""

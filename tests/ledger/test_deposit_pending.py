@@ -19,15 +19,11 @@ from ledger.payments.sandbox import SIGNATURE_HEADER, sandbox_body, sandbox_sign
 from ledger.payments.selectors import deposit_total_since
 from ledger.payments.tasks import deposits_expire_task
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("payments_sandbox")]
 
 
 @pytest.fixture(autouse=True)
-def _sandbox(settings: Any) -> None:
-    settings.PAYMENTS_SANDBOX_SECRET = "test-secret"
-    settings.PAYMENTS_SANDBOX_LATE_RATE = 0.0
-    settings.PAYMENTS_SANDBOX_DUPLICATE_RATE = 0.0
-    settings.MONEY_GAMES = True
+def _checkout_expiry(settings: Any) -> None:
     settings.PAYMENTS_CHECKOUT_EXPIRY_S = 1800
 
 

@@ -191,44 +191,29 @@ def test_staff_adjustment_credits_and_debits_with_reason_and_staff(player, staff
     assert selectors.wallet_balance(user=player, currency="cash") == 50
 
 
-def test_staff_adjustment_refusals_change_nothing(player, staff, user_factory, fund, snapshot):
+@pytest.mark.parametrize(
+    ("amount", "reason", "by_staff", "refusal"),
+    [
+        (-101, "too much", True, InsufficientFunds),
+        (5, "   ", True, ReasonRequired),
+        (5, "because", False, StaffRequired),
+        (0, "zero", True, InvalidAmount),
+    ],
+    ids=["more-than-held", "blank-reason", "not-staff", "zero"],
+)
+def test_staff_adjustment_refusals_change_nothing(
+    player, staff, user_factory, fund, snapshot, amount, reason, by_staff, refusal
+):
     fund(player, 100)
     before = snapshot()
-    with pytest.raises(InsufficientFunds):
+    with pytest.raises(refusal):
         services.wallet_adjust(
             user=player,
             currency="cash",
-            amount=-101,
-            reason="too much",
-            staff_user=staff,
+            amount=amount,
+            reason=reason,
+            staff_user=staff if by_staff else user_factory(),
             idempotency_key="adj:a",
-        )
-    with pytest.raises(ReasonRequired):
-        services.wallet_adjust(
-            user=player,
-            currency="cash",
-            amount=5,
-            reason="   ",
-            staff_user=staff,
-            idempotency_key="adj:b",
-        )
-    with pytest.raises(StaffRequired):
-        services.wallet_adjust(
-            user=player,
-            currency="cash",
-            amount=5,
-            reason="because",
-            staff_user=user_factory(),
-            idempotency_key="adj:c",
-        )
-    with pytest.raises(InvalidAmount):
-        services.wallet_adjust(
-            user=player,
-            currency="cash",
-            amount=0,
-            reason="zero",
-            staff_user=staff,
-            idempotency_key="adj:d",
         )
     assert snapshot() == before
 

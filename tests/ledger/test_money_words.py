@@ -14,15 +14,7 @@ from ledger.payments import services
 from ledger.payments.models import Deposit
 from ledger.payments.sandbox import SIGNATURE_HEADER, sandbox_body, sandbox_sign
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _sandbox(settings: Any) -> None:
-    settings.PAYMENTS_SANDBOX_SECRET = "test-secret"
-    settings.PAYMENTS_SANDBOX_LATE_RATE = 0.0
-    settings.PAYMENTS_SANDBOX_DUPLICATE_RATE = 0.0
-    settings.MONEY_GAMES = True
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("payments_sandbox")]
 
 
 def _paid(client: Any, deposit: Deposit) -> None:

@@ -22,17 +22,9 @@ from ledger.payments.providers import CallbackRefused
 from ledger.payments.sandbox import SIGNATURE_HEADER, sandbox_body, sandbox_sign
 from ledger.reconcile import reconcile_run
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("payments_sandbox")]
 
 WEBHOOK = "/payments/webhook/sandbox/"
-
-
-@pytest.fixture(autouse=True)
-def _sandbox(settings: Any) -> None:
-    settings.PAYMENTS_SANDBOX_SECRET = "test-secret"
-    settings.PAYMENTS_SANDBOX_LATE_RATE = 0.0
-    settings.PAYMENTS_SANDBOX_DUPLICATE_RATE = 0.0
-    settings.MONEY_GAMES = True
 
 
 def _post(client: Any, body: bytes, signature: str | None = None) -> Any:

@@ -52,6 +52,8 @@ from tables.rules.errors import InvalidMove
 from tables.rules.shoe import Shoe
 from tables.rules.variants import engine_for
 
+from .classic_kit import cards_in_play
+
 # A starter hand that goes rummy on its first turn after drawing 6H: 3H-6H, 7C 7D 7S, 9S 10S JS
 # laid down, KD discarded.
 RUMMY_HAND = "3H 4H 5H 7C 7D 7S 9S 10S JS KD"
@@ -105,15 +107,6 @@ class Table:
 
 def groups(*texts: str) -> tuple[tuple[Card, ...], ...]:
     return tuple(tuple(parse_cards(text)) for text in texts)
-
-
-def cards_in_play(state: ClassicState) -> Counter[Card]:
-    total: Counter[Card] = Counter(state.stock) + Counter(state.discard)
-    for meld in state.melds:
-        total += Counter(meld.cards)
-    for player in state.players:
-        total += Counter(player.hand)
-    return total
 
 
 def go_rummy(table: Table, seat: int) -> None:

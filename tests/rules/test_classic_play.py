@@ -36,6 +36,8 @@ from tables.rules.classic import (
 from tables.rules.errors import InvalidMove
 from tables.rules.shoe import Shoe
 
+from .classic_kit import cards_in_play
+
 MAX_STEPS = 6000
 
 
@@ -61,15 +63,6 @@ def find_melds(hand: tuple[Card, ...], rules: ClassicSettings) -> list[tuple[Car
             for card in group:
                 left.remove(card)
     return found
-
-
-def cards_in_play(state: ClassicState) -> Counter[Card]:
-    total: Counter[Card] = Counter(state.stock) + Counter(state.discard)
-    for meld in state.melds:
-        total += Counter(meld.cards)
-    for player in state.players:
-        total += Counter(player.hand)
-    return total
 
 
 def choose(

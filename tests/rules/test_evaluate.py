@@ -94,14 +94,19 @@ def oracle_rules(cut: Card, chosen: MeldSettings) -> Rules:
     return Rules(wild_rank(cut), chosen.largest_set, chosen.allow_joker_only_groups)
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(deals())
-def test_evaluate_matches_brute_force(deal: tuple[list[Card], Card]) -> None:
-    hand, cut = deal
+def assert_matches_brute_force(hand: list[Card], cut: Card) -> None:
+    """The engine's points and verdict for ``hand`` are the brute force's, and its arrangement
+    is consistent with them."""
     result = evaluate_hand(hand, cut)
     expected = brute_force(hand, oracle_rules(cut, MeldSettings()))
     assert (result.points, result.can_declare) == (expected.points, expected.can_declare)
     assert_consistent(hand, cut, result)
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(deals())
+def test_evaluate_matches_brute_force(deal: tuple[list[Card], Card]) -> None:
+    assert_matches_brute_force(*deal)
 
 
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -122,11 +127,7 @@ def test_evaluate_matches_brute_force_under_other_settings(
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(deals(max_jokers=4, packs=3))
 def test_three_packs_match_brute_force(deal: tuple[list[Card], Card]) -> None:
-    hand, cut = deal
-    result = evaluate_hand(hand, cut)
-    expected = brute_force(hand, oracle_rules(cut, MeldSettings()))
-    assert (result.points, result.can_declare) == (expected.points, expected.can_declare)
-    assert_consistent(hand, cut, result)
+    assert_matches_brute_force(*deal)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

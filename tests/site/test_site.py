@@ -76,11 +76,15 @@ def test_health_endpoint_reports_a_broken_redis(client, settings):
 def _settings_in_subprocess(env_overrides: dict[str, str]) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "ALLOWED_HOSTS"}}
     env.update(env_overrides)
-    env["DJANGO_SETTINGS_MODULE"] = "rummy_site.settings"
+    return _django_in_subprocess("import django; django.setup(); print('started')", env)
+
+
+def _django_in_subprocess(code: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """``code`` run by a fresh Python in the repository with ``env`` and the site's settings."""
     return subprocess.run(
-        [sys.executable, "-c", "import django; django.setup(); print('started')"],
+        [sys.executable, "-c", code],
         cwd=ROOT,
-        env=env,
+        env={**env, "DJANGO_SETTINGS_MODULE": "rummy_site.settings"},
         capture_output=True,
         text=True,
         check=False,
@@ -128,19 +132,11 @@ def test_database_url_selects_postgres_through_a_bounded_pool():
     )
     env = dict(os.environ)
     env.update(
-        DJANGO_SETTINGS_MODULE="rummy_site.settings",
         DATABASE_URL="postgres://u@db.example:5432/rummy",
         REDIS_URL="redis://cache.example:6379/0",
         DATABASE_POOL_MAX="7",
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    result = _django_in_subprocess(code, env)
     assert result.returncode == 0, result.stderr
     engine, max_age, pool_max, layer, max_conn, broker, timers = result.stdout.split()
     assert engine == "django.db.backends.postgresql"
@@ -159,15 +155,7 @@ def test_embedded_default_uses_sqlite_immediate_and_in_memory_layer():
         "s.CHANNEL_LAYERS['default']['BACKEND'], s.TIMERS_BACKEND)"
     )
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
-    env["DJANGO_SETTINGS_MODULE"] = "rummy_site.settings"
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    result = _django_in_subprocess(code, env)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
         "ledger.backends.sqlite3",

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from classic_helpers import ClassicPlanter
 from tables_testkit import Clock, Planter, TableDriver, assert_reconciled, fund
 
 from tables import services
@@ -64,6 +65,14 @@ def planter(monkeypatch: pytest.MonkeyPatch) -> Planter:
 
 
 @pytest.fixture
+def classic_planter(monkeypatch: pytest.MonkeyPatch) -> ClassicPlanter:
+    """Classic (10-card) deals planted: the hands the test queues are the ones dealt."""
+    planter = ClassicPlanter()
+    monkeypatch.setattr(_context, "deal_shoe_new", planter)
+    return planter
+
+
+@pytest.fixture
 def toss(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], None]:
     """``toss(seat)`` makes ``seat`` win every toss."""
 
@@ -94,8 +103,45 @@ def template_factory(db: Any) -> Callable[..., TableTemplate]:
 
 
 @pytest.fixture
+def practice_pool(template_factory: Callable[..., TableTemplate]) -> TableTemplate:
+    """A practice Pool 101 template private tables are made from: two or three seats, and two
+    computer players who sit down after 20 s without a second person."""
+    return template_factory(
+        name="Practice Pool 101",
+        currency="practice",
+        entry_fee=100,
+        practice=True,
+        seats_min=2,
+        seats_max=3,
+        bot_count=2,
+        human_wait_s=20,
+    )
+
+
+@pytest.fixture
 def table_factory(template_factory: Callable[..., TableTemplate]) -> Callable[..., Table]:
     def make(**fields: Any) -> Table:
+        return services.table_create(template=template_factory(**fields))
+
+    return make
+
+
+@pytest.fixture
+def practice_table(template_factory: Callable[..., TableTemplate]) -> Callable[..., Table]:
+    """``practice_table(**template_fields)``: a practice Points table (a chip a point) of two
+    or three seats with two computer players, who sit down with the first person and think
+    1.5 s a move."""
+
+    def make(**fields: Any) -> Table:
+        fields.setdefault("variant", "points")
+        fields.setdefault("currency", "practice")
+        fields.setdefault("practice", True)
+        fields.setdefault("seats_min", 2)
+        fields.setdefault("seats_max", 3)
+        fields.setdefault("bot_count", 2)
+        fields.setdefault("bot_delay_s", 1.5)
+        fields.setdefault("human_wait_s", 0)  # computer players sit down with the person
+        fields.setdefault("point_value", 1)
         return services.table_create(template=template_factory(**fields))
 
     return make
@@ -127,6 +173,25 @@ def seated(
         return TableDriver(table, users, clock)
 
     return make
+
+
+@pytest.fixture
+def timed_three(
+    seated: Callable[..., TableDriver], planter: Planter, toss: Callable[[int], None]
+) -> TableDriver:
+    """Three players seated, seat 1 to play; 30 s turns and no extra time."""
+    toss(1)
+    return seated(3, turn_s=30, extra_time_s=0)
+
+
+@pytest.fixture
+def showable_three(
+    seated: Callable[..., TableDriver], planter: Planter, toss: Callable[[int], None]
+) -> TableDriver:
+    """Three players seated, seat 1 to play with a hand it could show at once."""
+    toss(1)
+    planter.add(hands={1: "AS 2S 3S 4S 5H 6H 7H 9D 10D JD KC KD KH"}, open_card="5C", cut_card="QC")
+    return seated(3)
 
 
 @pytest.fixture

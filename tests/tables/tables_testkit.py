@@ -54,6 +54,32 @@ def fund(user: Any, amount: int, currency: str = "cash") -> None:
     )
 
 
+def template_form(**changes: Any) -> dict[str, Any]:
+    """The template admin form's fields for a playable cash Pool 201 template, with
+    ``changes``."""
+    data: dict[str, Any] = {
+        "name": "Evening 201",
+        "variant": "pool201",
+        "seats_min": 2,
+        "seats_max": 6,
+        "currency": "cash",
+        "entry_fee": "25.00",
+        "point_value": "0",
+        "platform_fee_bps": "10",
+        "start_countdown_s": 15,
+        "extra_settings": "{}",
+        "bot_count": 0,
+        "bot_delay_s": 1.5,
+        "bot_strength": "medium",
+        "human_wait_s": 20,
+        "min_open_tables": 1,
+        "max_tables": 100,
+        "is_active": "on",
+    }
+    data.update(changes)
+    return data
+
+
 def with_welcome_chips(factory: Callable[..., Any]) -> Callable[..., Any]:
     """A user factory whose users hold the welcome practice chips, as after a sign-up (people
     play practice tables from their own chips: nothing is credited when they sit down)."""

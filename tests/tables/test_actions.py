@@ -15,12 +15,8 @@ from tables.rules.errors import InvalidCard, InvalidMove
 
 
 @pytest.fixture
-def t(
-    seated: Callable[..., TableDriver], planter: Planter, toss: Callable[[int], None]
-) -> TableDriver:
-    toss(1)
-    planter.add(hands={1: "AS 2S 3S 4S 5H 6H 7H 9D 10D JD KC KD KH"}, open_card="5C", cut_card="QC")
-    return seated(3)
+def t(showable_three: TableDriver) -> TableDriver:
+    return showable_three
 
 
 def snapshot(t: TableDriver) -> tuple[Any, ...]:

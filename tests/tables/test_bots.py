@@ -29,23 +29,6 @@ def user_factory(user_factory: Callable[..., Any]) -> Callable[..., Any]:
     return with_welcome_chips(user_factory)
 
 
-@pytest.fixture
-def practice_table(template_factory: Callable[..., Any]) -> Callable[..., Table]:
-    def make(**fields: Any) -> Table:
-        fields.setdefault("variant", "points")
-        fields.setdefault("currency", "practice")
-        fields.setdefault("practice", True)
-        fields.setdefault("seats_min", 2)
-        fields.setdefault("seats_max", 3)
-        fields.setdefault("bot_count", 2)
-        fields.setdefault("bot_delay_s", 1.5)
-        fields.setdefault("human_wait_s", 0)  # computer players sit down with the person
-        fields.setdefault("point_value", 1)
-        return services.table_create(template=template_factory(**fields))
-
-    return make
-
-
 def run_until_over(game: Game, clock: Clock, limit: int = 400) -> int:
     """Jump from deadline to deadline (the sweep) until the game ends; returns the sweeps."""
     for n in range(limit):

@@ -40,7 +40,6 @@ from tables.reconcile import register as register_game_checks
 from tables.rules import classic
 from tables.rules.cards import parse_cards
 from tables.rules.errors import InvalidCard, InvalidMove
-from tables.services import _context
 from tests.threads import race as _race
 
 FUNDS = 100_000  # what the ``players`` fixture deposits for each player
@@ -62,13 +61,6 @@ RUMMY_OPEN = "8S"
 def user_factory(user_factory: Callable[..., Any]) -> Callable[..., Any]:
     """People here signed up: they hold the welcome practice chips."""
     return with_welcome_chips(user_factory)
-
-
-@pytest.fixture
-def classic_planter(monkeypatch: pytest.MonkeyPatch) -> ClassicPlanter:
-    planter = ClassicPlanter()
-    monkeypatch.setattr(_context, "deal_shoe_new", planter)
-    return planter
 
 
 @pytest.fixture

@@ -21,11 +21,8 @@ def race(workers: list[Callable[[], Any]]) -> list[Any]:
 
 
 @pytest.fixture
-def t(
-    seated: Callable[..., TableDriver], planter: Planter, toss: Callable[[int], None]
-) -> TableDriver:
-    toss(1)
-    return seated(3, turn_s=30, extra_time_s=0)
+def t(timed_three: TableDriver) -> TableDriver:
+    return timed_three
 
 
 def test_same_version_from_many_threads_acts_once(t: TableDriver) -> None:

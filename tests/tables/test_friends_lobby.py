@@ -41,20 +41,6 @@ def user_factory(user_factory: Callable[..., Any]) -> Callable[..., Any]:
     return with_welcome_chips(user_factory)
 
 
-@pytest.fixture
-def practice(template_factory: Callable[..., TableTemplate]) -> TableTemplate:
-    return template_factory(
-        name="Friends Pool 101",
-        currency="practice",
-        entry_fee=100,
-        practice=True,
-        seats_min=2,
-        seats_max=3,
-        bot_count=2,
-        human_wait_s=20,
-    )
-
-
 def _befriend(a: Any, b: Any) -> None:
     request = friends.friend_request_send(sender=a, receiver=b)
     friends.friend_request_accept(user=b, request_id=request.pk)
@@ -112,10 +98,10 @@ def test_play_now_prefers_a_table_without_the_blocked_player_when_no_table_may_o
 
 
 def test_a_blocked_player_cannot_join_a_private_table_by_its_invite(
-    practice: TableTemplate, user_factory: Callable[..., Any], clock: Clock
+    practice_pool: TableTemplate, user_factory: Callable[..., Any], clock: Clock
 ) -> None:
     host, friend, guest = user_factory(), user_factory(), user_factory()
-    table = services.table_private_create(template=practice, user=host)
+    table = services.table_private_create(template=practice_pool, user=host)
     friends.player_block(blocker=friend, blocked=host)  # the friend blocked the host
     with pytest.raises(services.SeatUnavailable) as caught:
         services.table_join_by_code(code=table.invite_code, user=friend)
@@ -132,7 +118,7 @@ def test_a_blocked_player_cannot_join_a_private_table_by_its_invite(
 
 def test_the_host_invites_a_friend_in_one_click_and_the_lobby_shows_it(
     client: Client,
-    practice: TableTemplate,
+    practice_pool: TableTemplate,
     user_factory: Callable[..., Any],
     clock: Clock,
     django_capture_on_commit_callbacks: Any,
@@ -140,7 +126,7 @@ def test_the_host_invites_a_friend_in_one_click_and_the_lobby_shows_it(
     host = user_factory(display_name="Asha")
     friend = user_factory(display_name="Bilal")
     _befriend(host, friend)
-    table = services.table_private_create(template=practice, user=host)
+    table = services.table_private_create(template=practice_pool, user=host)
     client.force_login(host)
     page = client.get(reverse("table", args=[table.pk])).content.decode()
     assert 'id="invite-friends"' in page and "Bilal" in page
@@ -176,14 +162,14 @@ def test_the_host_invites_a_friend_in_one_click_and_the_lobby_shows_it(
 
 def test_the_friends_page_shows_the_invites_to_tables_still_open(
     client: Client,
-    practice: TableTemplate,
+    practice_pool: TableTemplate,
     user_factory: Callable[..., Any],
     clock: Clock,
 ) -> None:
     host = user_factory(display_name="Asha")
     friend = user_factory(display_name="Bilal")
     _befriend(host, friend)
-    table = services.table_private_create(template=practice, user=host)
+    table = services.table_private_create(template=practice_pool, user=host)
     table_friend_invite(table_id=table.pk, host=host, friend_id=friend.pk)
     client.force_login(friend)
     page = client.get(reverse("friends")).content.decode()
@@ -200,11 +186,11 @@ def test_the_friends_page_shows_the_invites_to_tables_still_open(
 
 
 def test_a_blocked_players_invite_is_refused_and_changes_nothing(
-    client: Client, practice: TableTemplate, user_factory: Callable[..., Any], clock: Clock
+    client: Client, practice_pool: TableTemplate, user_factory: Callable[..., Any], clock: Clock
 ) -> None:
     host, friend, stranger = user_factory(), user_factory(), user_factory()
     _befriend(host, friend)
-    table = services.table_private_create(template=practice, user=host)
+    table = services.table_private_create(template=practice_pool, user=host)
     friends.player_block(blocker=friend, blocked=host)
     with pytest.raises(FriendRefused) as caught:
         table_friend_invite(table_id=table.pk, host=host, friend_id=friend.pk)
@@ -231,7 +217,7 @@ def test_a_blocked_players_invite_is_refused_and_changes_nothing(
 )
 def test_forged_invites_are_answered_with_words_never_500(
     client: Client,
-    practice: TableTemplate,
+    practice_pool: TableTemplate,
     user_factory: Callable[..., Any],
     clock: Clock,
     table: str,
@@ -241,8 +227,8 @@ def test_forged_invites_are_answered_with_words_never_500(
 ) -> None:
     host, pal, other_host = user_factory(), user_factory(), user_factory()
     _befriend(host, pal)
-    own = services.table_private_create(template=practice, user=host)
-    other = services.table_private_create(template=practice, user=other_host)
+    own = services.table_private_create(template=practice_pool, user=host)
+    other = services.table_private_create(template=practice_pool, user=other_host)
     table_id = {"own": own.pk, "other": other.pk, "missing": 10**9}[table]
     client.force_login(host)
     response = client.post(

@@ -6,14 +6,13 @@ page numbers, Hindi, htmx's part, the cache) and the staff's admin."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from html import unescape
 from io import StringIO
 from typing import Any
 
 import pytest
-from django.core.cache import cache
 from django.core.management import call_command
 from django.db import connection
 from django.test import Client
@@ -21,7 +20,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 from tables_testkit import TableDriver
-from tourney_kit import deals_template, drive
+from tourney_kit import deals_template, drive, practice_sit_and_go
 
 from accounts.friends import services as friend_services
 from ledger import selectors as ledger_selectors
@@ -53,13 +52,6 @@ pytestmark = pytest.mark.django_db
 # A Wednesday: its week is Monday 23 November to Monday 30 November 2026 (UTC, the site's zone).
 NOW = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
 BOARD = reverse("leaderboards")
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache() -> Iterator[None]:
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture
@@ -319,28 +311,7 @@ def test_a_tournament_played_to_its_end_gives_the_person_their_points(
     points_table: TournamentPointsTable,
     django_capture_on_commit_callbacks: Any,
 ) -> None:
-    template = deals_template(
-        currency="practice",
-        practice=True,
-        bot_count=1,
-        bot_delay_s=0.0,
-        turn_s=5.0,
-        meld_window_s=5.0,
-    )
-    t = tourney.tournament_create_sit_and_go(
-        name="Practice 2",
-        template=template,
-        currency="practice",
-        entry_fee=100,
-        fee_bps=0,
-        players_min=2,
-        players_max=2,
-        seats_per_table=2,
-        qualifiers_per_table=1,
-        bots_fill=True,
-        human_wait_s=20.0,
-        break_s=5.0,
-    )
+    t = practice_sit_and_go(players=2, seats=2, qualifiers=1)
     tourney.tournament_register(tournament=t, user=player)
     with django_capture_on_commit_callbacks(execute=True):
         clock.advance(21)

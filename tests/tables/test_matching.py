@@ -21,20 +21,6 @@ def user_factory(user_factory: Callable[..., Any]) -> Callable[..., Any]:
     return with_welcome_chips(user_factory)
 
 
-@pytest.fixture
-def practice_template(template_factory: Callable[..., TableTemplate]) -> TableTemplate:
-    return template_factory(
-        name="Practice Pool 101",
-        currency="practice",
-        entry_fee=100,
-        practice=True,
-        seats_min=2,
-        seats_max=3,
-        bot_count=2,
-        human_wait_s=20,
-    )
-
-
 def _people(seats: Any) -> list[Any]:
     return [s for s in seats if not s.is_bot]
 
@@ -133,18 +119,18 @@ def test_an_inactive_template_and_a_computer_player_are_refused(
 # ------------------------------------------------------------------------- people first
 
 
-def test_two_people_at_a_practice_template_play_each_other_before_bots_fill(
-    practice_template: TableTemplate, user_factory: Callable[..., Any], clock: Clock
+def test_two_people_at_a_practice_pool_play_each_other_before_bots_fill(
+    practice_pool: TableTemplate, user_factory: Callable[..., Any], clock: Clock
 ) -> None:
     asha, bilal = user_factory(), user_factory()
-    first = services.template_play_now(template=practice_template, user=asha)
+    first = services.template_play_now(template=practice_pool, user=asha)
     game = Game.objects.get(table_id=first.table_id)
     assert game.status == GameStatus.WAITING
     assert game.deadline_kind == "fill"
     assert game.deadline.timestamp() == pytest.approx(clock.t + 20)
     assert not Seat.objects.filter(game=game, is_bot=True).exists()  # people first
     clock.advance(10)
-    second = services.template_play_now(template=practice_template, user=bilal)
+    second = services.template_play_now(template=practice_pool, user=bilal)
     assert second.table_id == first.table_id
     game.refresh_from_db()
     assert game.deadline.timestamp() == pytest.approx(clock.t + 10)  # the wait does not restart
@@ -158,9 +144,9 @@ def test_two_people_at_a_practice_template_play_each_other_before_bots_fill(
 
 
 def test_a_lone_person_gets_computer_players_when_the_wait_runs_out(
-    practice_template: TableTemplate, user_factory: Callable[..., Any], clock: Clock
+    practice_pool: TableTemplate, user_factory: Callable[..., Any], clock: Clock
 ) -> None:
-    seat = services.template_play_now(template=practice_template, user=user_factory())
+    seat = services.template_play_now(template=practice_pool, user=user_factory())
     clock.advance(19)
     assert services.timers_sweep() == 0
     clock.advance(1.01)
@@ -171,10 +157,10 @@ def test_a_lone_person_gets_computer_players_when_the_wait_runs_out(
 
 
 def test_the_table_page_shows_the_wait_for_people_with_its_countdown(
-    client: Any, practice_template: TableTemplate, user_factory: Callable[..., Any], clock: Clock
+    client: Any, practice_pool: TableTemplate, user_factory: Callable[..., Any], clock: Clock
 ) -> None:
     user = user_factory()
-    seat = services.template_play_now(template=practice_template, user=user)
+    seat = services.template_play_now(template=practice_pool, user=user)
     client.force_login(user)
     html = client.get(reverse("table", args=[seat.table_id])).content.decode()
     assert "computer players in" in html
@@ -195,14 +181,14 @@ def test_bots_never_sit_at_a_cash_table(
 
 
 def test_a_private_table_is_joined_by_code_and_started_by_its_host(
-    practice_template: TableTemplate, user_factory: Callable[..., Any], clock: Clock
+    practice_pool: TableTemplate, user_factory: Callable[..., Any], clock: Clock
 ) -> None:
     host, friend, stranger = user_factory(), user_factory(), user_factory()
-    table = services.table_private_create(template=practice_template, user=host)
+    table = services.table_private_create(template=practice_pool, user=host)
     assert table.is_private and table.host_id == host.pk
     assert table.invite_code is not None and len(table.invite_code) == 6
     # Not offered to strangers: Play now opens a public table instead.
-    public = services.template_play_now(template=practice_template, user=stranger)
+    public = services.template_play_now(template=practice_pool, user=stranger)
     assert public.table_id != table.pk
     code = table.invite_code.lower()[:3] + " " + table.invite_code[3:]  # as typed
     seat = services.table_join_by_code(code=code, user=friend)
@@ -263,7 +249,7 @@ def test_a_practice_classic_table_shows_its_level_and_a_host_picks_one(
     assert bot_strength_of(lock_context(table=table, game_id=game.pk, now=clock.t)) == "hard"
 
 
-def test_private_tables_only_from_practice_templates_and_bad_codes_are_refused(
+def test_private_tables_only_from_practice_pools_and_bad_codes_are_refused(
     template_factory: Callable[..., TableTemplate], players: list[Any], clock: Clock
 ) -> None:
     with pytest.raises(services.TableClosed, match="practice"):
@@ -275,13 +261,13 @@ def test_private_tables_only_from_practice_templates_and_bad_codes_are_refused(
 
 
 def test_the_lobby_creates_a_private_table_and_a_friend_joins_by_code(
-    client: Any, practice_template: TableTemplate, user_factory: Callable[..., Any], clock: Clock
+    client: Any, practice_pool: TableTemplate, user_factory: Callable[..., Any], clock: Clock
 ) -> None:
     host, friend = user_factory(), user_factory()
     client.force_login(host)
     html = client.get(reverse("lobby")).content.decode()
-    assert f'action="{reverse("private_create", args=[practice_template.pk])}"' in html
-    response = client.post(reverse("private_create", args=[practice_template.pk]))
+    assert f'action="{reverse("private_create", args=[practice_pool.pk])}"' in html
+    response = client.post(reverse("private_create", args=[practice_pool.pk]))
     table = Table.objects.get(is_private=True)
     assert response["Location"] == reverse("table", args=[table.pk])
     page = client.get(response["Location"]).content.decode()

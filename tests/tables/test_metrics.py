@@ -7,7 +7,6 @@ lateness is measured from its deadline."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 from typing import Any
@@ -15,7 +14,7 @@ from typing import Any
 import pytest
 from django.db import transaction
 from prometheus_client import REGISTRY
-from tables_testkit import Planter, TableDriver, fund
+from tables_testkit import TableDriver, fund
 
 from rummy_site import observers
 from tables import services
@@ -27,12 +26,8 @@ def sample(name: str, **labels: str) -> float:
 
 
 @pytest.fixture
-def t(
-    seated: Callable[..., TableDriver], planter: Planter, toss: Callable[[int], None]
-) -> TableDriver:
-    toss(1)
-    planter.add(hands={1: "AS 2S 3S 4S 5H 6H 7H 9D 10D JD KC KD KH"}, open_card="5C", cut_card="QC")
-    return seated(3)
+def t(showable_three: TableDriver) -> TableDriver:
+    return showable_three
 
 
 def test_a_committed_move_is_counted_timed_and_logged(

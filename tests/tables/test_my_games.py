@@ -9,7 +9,6 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 from tables_testkit import WINNER_GROUPS, Planter, TableDriver, balance, flatten
@@ -27,22 +26,17 @@ from tables.support.export import deal_export
 LOSER = ["2C", "5D", "8H", "JS", "KD", "3H", "6S", "9C", "4D", "7S", "10H", "AD", "QS"]
 
 
-@pytest.fixture(autouse=True)
-def _fresh_cache() -> None:
-    cache.clear()
-
-
 def _login(user: Any) -> Client:
     client = Client()
     client.force_login(user)
     return client
 
 
-def _worse_throw_game(
+def _showable_deal(
     seated: Callable[..., TableDriver], planter: Planter, toss: Callable[[int], None]
 ) -> TableDriver:
-    """Seat 1 holds a hand it could show at once; it picks 8C and throws 5H (breaking its
-    hearts run) instead; seat 2 picks and throws back; seat 1 then middle-drops."""
+    """A Points game of two, seat 1 to play with a hand it could show at once; 8C, 2D and 9H
+    on top of the closed deck."""
     toss(1)
     planter.add(
         hands={1: flatten(WINNER_GROUPS), 2: LOSER},
@@ -51,6 +45,15 @@ def _worse_throw_game(
         closed_top=["8C", "2D", "9H"],
     )
     t = seated(2, variant="points", point_value=10, platform_fee_bps=0)
+    return t
+
+
+def _worse_throw_game(
+    seated: Callable[..., TableDriver], planter: Planter, toss: Callable[[int], None]
+) -> TableDriver:
+    """Seat 1 holds a hand it could show at once; it picks 8C and throws 5H (breaking its
+    hearts run) instead; seat 2 picks and throws back; seat 1 then middle-drops."""
+    t = _showable_deal(seated, planter, toss)
     t.act(1, "pick_closed")
     t.act(1, "discard", card="5H")
     t.act(2, "pick_closed")
@@ -66,14 +69,7 @@ def test_the_reviews_steps_are_turns_with_the_arrangements_inside(
     """Re-arranging says nothing to the table: it is part of the turn around it, not a blank
     step. The deal, seat 1's turn (pick, two re-arrangements, throw), seat 2's turn, a
     re-arrangement between turns, seat 1's drop: four steps from eight moves."""
-    toss(1)
-    planter.add(
-        hands={1: flatten(WINNER_GROUPS), 2: LOSER},
-        open_card="JC",
-        cut_card="QC",
-        closed_top=["8C", "2D", "9H"],
-    )
-    t = seated(2, variant="points", point_value=10, platform_fee_bps=0)
+    t = _showable_deal(seated, planter, toss)
 
     def rearrange(seat: int) -> None:
         groups = [list(g) for g in t.view(seat)["hand"]["groups"]]

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
-from tables_testkit import Clock
+from tables_testkit import Clock, with_welcome_chips
 
 from tables import services
 from tables.models import Seat, Table, TableStatus, TableTemplate
@@ -18,27 +18,30 @@ from tables.models import Seat, Table, TableStatus, TableTemplate
 pytestmark = pytest.mark.django_db
 
 
-def _welcomed(user: Any) -> Any:
-    """A player as a sign-up leaves them: with the welcome practice chips."""
-    from ledger.services.cashier import practice_chips_welcome_grant
-
-    practice_chips_welcome_grant(user=user)
-    return user
+@pytest.fixture
+def user_factory(user_factory: Callable[..., Any]) -> Callable[..., Any]:
+    """People here signed up: they hold the welcome practice chips."""
+    return with_welcome_chips(user_factory)
 
 
 @pytest.fixture
-def private_table(template_factory: Callable[..., TableTemplate], user_factory: Any) -> Table:
-    template = template_factory(
-        name="Friends 101",
-        currency="practice",
-        entry_fee=100,
-        practice=True,
-        seats_min=2,
-        seats_max=3,
-        bot_count=2,
-        human_wait_s=20,
-    )
-    return services.table_private_create(template=template, user=_welcomed(user_factory()))
+def private_table(practice_pool: TableTemplate, user_factory: Any) -> Table:
+    return services.table_private_create(template=practice_pool, user=user_factory())
+
+
+@pytest.fixture
+def closed_table(private_table: Table, user_factory: Any) -> Table:
+    """A private table of the same template, closed: its invite and its code lead nowhere."""
+    closed = services.table_private_create(template=private_table.template, user=user_factory())
+    Table.objects.filter(pk=closed.pk).update(status=TableStatus.CLOSED)
+    return closed
+
+
+def _answer(response: Any) -> tuple[int, str, str]:
+    """What a wrong invite or code is answered: the status, the page it lands on, the messages."""
+    text = response.content.decode()
+    start = text.index('<div id="messages"')
+    return response.status_code, response.redirect_chain[-1][0], text[start : start + 400]
 
 
 def _seated(table: Table, user: Any) -> bool:
@@ -48,7 +51,7 @@ def _seated(table: Table, user: Any) -> bool:
 def test_a_stranger_cannot_join_a_private_table_by_its_id(
     client: Client, private_table: Table, user_factory: Any, clock: Clock
 ) -> None:
-    stranger = _welcomed(user_factory())
+    stranger = user_factory()
     client.force_login(stranger)
     response = client.post(reverse("table_join", args=[private_table.pk]), follow=True)
     assert not _seated(private_table, stranger)
@@ -69,7 +72,7 @@ def test_the_invite_link_carries_an_unguessable_token_and_lets_the_friend_join(
     client.force_login(host)
     page = client.get(reverse("table", args=[private_table.pk])).content.decode()
     assert f"/invite/{token}/" in page and code in page
-    friend = _welcomed(user_factory())
+    friend = user_factory()
     client.force_login(friend)
     landed = client.get(f"/invite/{token}/")
     assert landed["Location"] == reverse("table", args=[private_table.pk])
@@ -79,46 +82,28 @@ def test_the_invite_link_carries_an_unguessable_token_and_lets_the_friend_join(
 
 
 def test_every_wrong_invite_link_is_answered_the_same_way(
-    client: Client, private_table: Table, user_factory: Any, clock: Clock
+    client: Client, private_table: Table, closed_table: Table, user_factory: Any, clock: Clock
 ) -> None:
-    closed = services.table_private_create(
-        template=private_table.template, user=_welcomed(user_factory())
-    )
-    Table.objects.filter(pk=closed.pk).update(status=TableStatus.CLOSED)
-    client.force_login(_welcomed(user_factory()))
+    client.force_login(user_factory())
     answers = set()
     for token in [
         private_table.invite_code,  # the short code is for typing, not a link
         "x" * 32,
         "<script>",
         private_table.invite_token[:-1] + ("A" if private_table.invite_token[-1] != "A" else "B"),
-        closed.invite_token,
+        closed_table.invite_token,
     ]:
-        response = client.get(f"/invite/{token}/", follow=True)
-        text = response.content.decode()
-        start = text.index('<div id="messages"')
-        answers.add(
-            (response.status_code, response.redirect_chain[-1][0], text[start : start + 400])
-        )
+        answers.add(_answer(client.get(f"/invite/{token}/", follow=True)))
     assert len(answers) == 1, answers
 
 
 def test_every_wrong_code_is_answered_the_same_way(
-    client: Client, private_table: Table, user_factory: Any, clock: Clock
+    client: Client, closed_table: Table, user_factory: Any, clock: Clock
 ) -> None:
-    closed = services.table_private_create(
-        template=private_table.template, user=_welcomed(user_factory())
-    )
-    Table.objects.filter(pk=closed.pk).update(status=TableStatus.CLOSED)
-    client.force_login(_welcomed(user_factory()))
+    client.force_login(user_factory())
     answers = set()
-    for code in ["<script>", "nope", "ABCDEF", "ZZZZZZ", closed.invite_code]:
-        response = client.post(reverse("join_by_code"), {"code": code}, follow=True)
-        text = response.content.decode()
-        start = text.index('<div id="messages"')
-        answers.add(
-            (response.status_code, response.redirect_chain[-1][0], text[start : start + 400])
-        )
+    for code in ["<script>", "nope", "ABCDEF", "ZZZZZZ", closed_table.invite_code]:
+        answers.add(_answer(client.post(reverse("join_by_code"), {"code": code}, follow=True)))
     assert len(answers) == 1, answers
 
 
@@ -126,7 +111,7 @@ def test_code_guesses_are_throttled_per_player_and_per_address(
     private_table: Table, user_factory: Any, clock: Clock
 ) -> None:
     guesser = Client(REMOTE_ADDR="198.51.100.7")
-    guesser.force_login(_welcomed(user_factory()))
+    guesser.force_login(user_factory())
     statuses = [
         guesser.post(reverse("join_by_code"), {"code": f"AAAA{n:02d}"}).status_code
         for n in range(12)
@@ -139,6 +124,6 @@ def test_code_guesses_are_throttled_per_player_and_per_address(
     statuses = []
     for _n in range(22):
         other = Client(REMOTE_ADDR="198.51.100.8")
-        other.force_login(_welcomed(user_factory()))
+        other.force_login(user_factory())
         statuses.append(other.post(reverse("join_by_code"), {"code": "BBBBBB"}).status_code)
     assert statuses[:20] == [302] * 20 and statuses[20:] == [429, 429]

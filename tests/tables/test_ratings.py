@@ -6,7 +6,7 @@ rated; a new rating is provisional ("?")."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -23,13 +23,6 @@ from tables.ratings.models import GameRating, Rating, RatingChange
 from tables.services import hooks
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache() -> Iterator[None]:
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def _expected(entrants: list[tuple[float, float]], ranks: list[int]) -> list[tuple[float, float]]:
@@ -104,22 +97,6 @@ def test_six_players_rated_together(
     assert RatingChange.objects.filter(game=t.game()).count() == 6
 
 
-@pytest.fixture
-def practice_table(template_factory: Callable[..., Any]) -> Callable[..., Table]:
-    def make(**fields: Any) -> Table:
-        fields.setdefault("variant", "points")
-        fields.setdefault("currency", "practice")
-        fields.setdefault("practice", True)
-        fields.setdefault("seats_min", 2)
-        fields.setdefault("seats_max", 2)
-        fields.setdefault("bot_count", 1)
-        fields.setdefault("human_wait_s", 0)
-        fields.setdefault("point_value", 1)
-        return table_services.table_create(template=template_factory(**fields))
-
-    return make
-
-
 @pytest.mark.parametrize("level", ["easy", "hard"])
 def test_a_computer_player_is_a_fixed_anchor_of_its_level(
     practice_table: Callable[..., Table],
@@ -129,7 +106,7 @@ def test_a_computer_player_is_a_fixed_anchor_of_its_level(
     level: str,
 ) -> None:
     toss(1)
-    table = practice_table(bot_strength=level)
+    table = practice_table(seats_max=2, bot_count=1, bot_strength=level)
     person = with_welcome_chips(user_factory)()
     table_services.table_join(table=table, user=person)
     game = Game.objects.get(table=table)

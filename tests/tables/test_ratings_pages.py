@@ -6,13 +6,12 @@ once; staff reset a rating only with a reason, which the log keeps."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from html import unescape
 from typing import Any
 
 import pytest
 from django.contrib.admin.models import LogEntry
-from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -26,13 +25,6 @@ from tables.ratings.models import Rating, RatingChange
 from tables.ratings.presenters import change_words
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache() -> Iterator[None]:
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def _login(user: Any) -> Client:

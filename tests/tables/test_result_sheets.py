@@ -16,7 +16,6 @@ from tables_testkit import Planter, TableDriver, plant, plant_and_play, play
 
 from tables import presenters, services
 from tables.models import GameStatus
-from tables.services import _context
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 MINUS = "\N{MINUS SIGN}"
@@ -459,13 +458,6 @@ def test_a_deals_game_shows_chips_per_deal_and_the_prize(
 RUMMY_HAND = "4H 5H 6H 7H 9S 9D 9C JC QC KC"
 RUMMY_MELDS = [["4H", "5H", "6H", "7H"], ["9S", "9D", "9C"], ["JC", "QC", "KC"]]
 LOSER_HAND = "2S 2H 2C 3S 3H 3D 3C 4S 4D 4C"  # 30 points
-
-
-@pytest.fixture
-def classic_planter(monkeypatch: pytest.MonkeyPatch) -> ClassicPlanter:
-    planter = ClassicPlanter()
-    monkeypatch.setattr(_context, "deal_shoe_new", planter)
-    return planter
 
 
 @pytest.fixture

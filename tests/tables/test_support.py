@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
-from tables_testkit import WINNER_GROUPS, Planter, TableDriver, flatten, plant, play
+from tables_testkit import WINNER_GROUPS, Planter, TableDriver, flatten, plant, play, template_form
 
 from ledger.currencies import format_amount
 from tables import selectors, services
@@ -202,27 +202,14 @@ def test_admin_creates_a_table_from_a_template(
 
 
 def test_admin_template_form_refuses_unplayable_settings(admin: Client) -> None:
-    data = {
-        "name": "Broken",
-        "variant": "pool101",
-        "seats_min": 2,
-        "seats_max": 6,
-        "currency": "cash",
-        "entry_fee": "1.00",
-        "point_value": "0",
-        "platform_fee_bps": "10",
-        "first_drop": 60,
-        "middle_drop": 40,
-        "start_countdown_s": 10,
-        "extra_settings": "{}",
-        "bot_count": 0,
-        "bot_delay_s": 1.5,
-        "bot_strength": "medium",
-        "human_wait_s": 20,
-        "min_open_tables": 1,
-        "max_tables": 100,
-        "is_active": "on",
-    }
+    data = template_form(
+        name="Broken",
+        variant="pool101",
+        entry_fee="1.00",
+        first_drop=60,
+        middle_drop=40,
+        start_countdown_s=10,
+    )
     response = admin.post("/admin/tables/tabletemplate/add/", data)
     assert response.status_code == 200
     assert "is more than the middle drop" in response.content.decode()

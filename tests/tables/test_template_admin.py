@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from tables_testkit import template_form
 
 from tables.models import Table, TableTemplate
 from tables.staff.presets import PRESETS
@@ -22,32 +23,8 @@ def admin(db: Any, user_factory: Any) -> Client:
     return client
 
 
-def _data(**changes: Any) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "name": "Evening 201",
-        "variant": "pool201",
-        "seats_min": 2,
-        "seats_max": 6,
-        "currency": "cash",
-        "entry_fee": "25.00",
-        "point_value": "0",
-        "platform_fee_bps": "10",
-        "start_countdown_s": 15,
-        "extra_settings": "{}",
-        "bot_count": 0,
-        "bot_delay_s": 1.5,
-        "bot_strength": "medium",
-        "human_wait_s": 20,
-        "min_open_tables": 1,
-        "max_tables": 100,
-        "is_active": "on",
-    }
-    data.update(changes)
-    return data
-
-
 def _refused(admin: Client, **changes: Any) -> dict[str, list[str]]:
-    response = admin.post(ADD, _data(**changes))
+    response = admin.post(ADD, template_form(**changes))
     assert response.status_code == 200, "the form was accepted"
     assert not TableTemplate.objects.exists()
     return dict(response.context["adminform"].form.errors)
@@ -56,7 +33,7 @@ def _refused(admin: Client, **changes: Any) -> dict[str, list[str]]:
 def test_a_valid_template_is_saved_with_money_in_minor_units_and_opens_a_table(
     admin: Client,
 ) -> None:
-    response = admin.post(ADD, _data())
+    response = admin.post(ADD, template_form())
     assert response.status_code == 302
     template = TableTemplate.objects.get()
     assert template.entry_fee == 2500 and template.platform_fee_bps == 1000
@@ -70,7 +47,7 @@ def test_a_valid_template_is_saved_with_money_in_minor_units_and_opens_a_table(
 def test_practice_money_is_in_chips(admin: Client) -> None:
     response = admin.post(
         ADD,
-        _data(currency="practice", entry_fee="100", practice="on", bot_count=5, name="P"),
+        template_form(currency="practice", entry_fee="100", practice="on", bot_count=5, name="P"),
     )
     assert response.status_code == 302
     assert TableTemplate.objects.get().entry_fee == 100
@@ -79,7 +56,7 @@ def test_practice_money_is_in_chips(admin: Client) -> None:
 
 
 def _refused_again(admin: Client, **changes: Any) -> dict[str, list[str]]:
-    response = admin.post(ADD, _data(name="Another", **changes))
+    response = admin.post(ADD, template_form(name="Another", **changes))
     assert response.status_code == 200
     return dict(response.context["adminform"].form.errors)
 

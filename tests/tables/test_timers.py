@@ -18,11 +18,8 @@ from tables.timers import tasks
 
 
 @pytest.fixture
-def t(
-    seated: Callable[..., TableDriver], planter: Planter, toss: Callable[[int], None]
-) -> TableDriver:
-    toss(1)
-    return seated(3, turn_s=30, extra_time_s=0)
+def t(timed_three: TableDriver) -> TableDriver:
+    return timed_three
 
 
 def test_the_turn_deadline_is_stored(t: TableDriver) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from tables_testkit import balance
-from tourney_kit import deals_template, drive
+from tourney_kit import drive, practice_sit_and_go
 
 from ledger import selectors as ledger_selectors
 from tables.tournaments import director
@@ -22,32 +22,6 @@ from tables.tournaments.models import (
 )
 
 pytestmark = pytest.mark.django_db
-
-
-def practice_sit_and_go(players: int, seats: int, qualifiers: int, **fields: Any) -> Any:
-    template = deals_template(
-        currency="practice",
-        practice=True,
-        bot_count=1,
-        bot_delay_s=0.0,
-        turn_s=5.0,
-        meld_window_s=5.0,
-    )
-    return tourney.tournament_create_sit_and_go(
-        name=f"Practice {players}",
-        template=template,
-        currency="practice",
-        entry_fee=100,
-        fee_bps=0,
-        players_min=players,
-        players_max=players,
-        seats_per_table=seats,
-        qualifiers_per_table=qualifiers,
-        bots_fill=True,
-        human_wait_s=20.0,
-        break_s=5.0,
-        **fields,
-    )
 
 
 def test_heads_up_knockout_of_five_with_byes(player: Any, clock: Any) -> None:

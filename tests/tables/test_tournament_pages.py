@@ -33,6 +33,17 @@ def _open(**fields: Any) -> Any:
     )
 
 
+def _started(players: list[Any], clock: Any, monkeypatch: Any, **fields: Any) -> Any:
+    """A sit & go (``_open``) the first two players registered for, the draw fixed: its table
+    is playing."""
+    fixed_draw(monkeypatch)
+    t = _open(**fields)
+    tourney.tournament_register(tournament=t, user=players[0])
+    tourney.tournament_register(tournament=t, user=players[1])
+    advance(t, clock)
+    return t
+
+
 def test_the_tab_the_page_and_registering(client: Any, players: list[Any]) -> None:
     t = _open()
     lobby = client.get(reverse("lobby")).content.decode()
@@ -61,11 +72,7 @@ def test_the_tab_the_page_and_registering(client: Any, players: list[Any]) -> No
 def test_standings_your_table_and_the_wait(
     client: Any, players: list[Any], clock: Any, monkeypatch: Any
 ) -> None:
-    fixed_draw(monkeypatch)
-    t = _open()
-    tourney.tournament_register(tournament=t, user=players[0])
-    tourney.tournament_register(tournament=t, user=players[1])
-    advance(t, clock)
+    t = _started(players, clock, monkeypatch)
     client.force_login(players[0])
     live = client.get(reverse("tournaments:detail", args=[t.pk]) + "?partial=live")
     body = live.content.decode()
@@ -120,11 +127,7 @@ def test_tables_and_computer_players_are_named_in_the_viewers_language(
 
     from tables.services import bot_users_ensure
 
-    fixed_draw(monkeypatch)
-    t = _open(name_hi="शाम का नॉकआउट")
-    tourney.tournament_register(tournament=t, user=players[0])
-    tourney.tournament_register(tournament=t, user=players[1])
-    advance(t, clock)
+    t = _started(players, clock, monkeypatch, name_hi="शाम का नॉकआउट")
     table = t.rounds.get().tables.get().table
     with translation.override("en"):
         assert table.display_name() == "Evening knockout · round 1, table 1"
@@ -153,11 +156,7 @@ def test_a_tournament_tables_name_is_read_with_the_table(
     from tables import selectors
     from tables.services._context import lock_table
 
-    fixed_draw(monkeypatch)
-    t = _open()
-    tourney.tournament_register(tournament=t, user=players[0])
-    tourney.tournament_register(tournament=t, user=players[1])
-    advance(t, clock)
+    t = _started(players, clock, monkeypatch)
     table_id = t.rounds.get().tables.get().table_id
     read = selectors.table_for_viewer(table=table_id, user=players[0])
     locked = lock_table(table_id)
@@ -259,11 +258,7 @@ def test_support_finds_tournaments_by_name_number_player_and_status(
 def test_support_page_and_export(
     client: Any, players: list[Any], clock: Any, monkeypatch: Any
 ) -> None:
-    fixed_draw(monkeypatch)
-    t = _open()
-    tourney.tournament_register(tournament=t, user=players[0])
-    tourney.tournament_register(tournament=t, user=players[1])
-    advance(t, clock)
+    t = _started(players, clock, monkeypatch)
     agent = players[5]
     client.force_login(agent)
     assert client.get(reverse("tournaments:support", args=[t.pk])).status_code == 403
@@ -301,11 +296,7 @@ def test_the_demo_seed_opens_repeating_sit_and_gos_once() -> None:
 def test_a_tables_tournament(players: list[Any], clock: Any, monkeypatch: Any) -> None:
     from tables.tournaments.selectors import tournament_for_table
 
-    fixed_draw(monkeypatch)
-    t = _open()
-    tourney.tournament_register(tournament=t, user=players[0])
-    tourney.tournament_register(tournament=t, user=players[1])
-    advance(t, clock)
+    t = _started(players, clock, monkeypatch)
     seat = Registration.objects.get(tournament=t, user=players[0]).round_seats.get()
     assert seat.table.table_id is not None
     assert tournament_for_table(table_id=seat.table.table_id) == t

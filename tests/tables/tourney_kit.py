@@ -12,6 +12,7 @@ from tables import services
 from tables.engines import engine_of
 from tables.models import Game, GameStatus, TableTemplate
 from tables.tournaments import director
+from tables.tournaments import services as tourney
 from tables.tournaments.models import RoundGame, RoundTable, Tournament
 
 
@@ -30,6 +31,34 @@ def deals_template(**fields: Any) -> TableTemplate:
     template.full_clean()
     template.save()
     return template
+
+
+def practice_sit_and_go(players: int, seats: int, qualifiers: int, **fields: Any) -> Tournament:
+    """A practice sit & go of ``players`` at tables of ``seats`` (``qualifiers`` go through
+    from each), computer players filling the places people leave empty, on fast timers."""
+    template = deals_template(
+        currency="practice",
+        practice=True,
+        bot_count=1,
+        bot_delay_s=0.0,
+        turn_s=5.0,
+        meld_window_s=5.0,
+    )
+    return tourney.tournament_create_sit_and_go(
+        name=f"Practice {players}",
+        template=template,
+        currency="practice",
+        entry_fee=100,
+        fee_bps=0,
+        players_min=players,
+        players_max=players,
+        seats_per_table=seats,
+        qualifiers_per_table=qualifiers,
+        bots_fill=True,
+        human_wait_s=20.0,
+        break_s=5.0,
+        **fields,
+    )
 
 
 def fixed_draw(monkeypatch: Any, orders: Mapping[int, list[int]] | None = None) -> None:

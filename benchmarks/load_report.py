@@ -1,0 +1,68 @@
+"""The load harness's report (benchmarks/load.py): the percentiles of its samples and the lines
+it prints, a table row a level and the notes under it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+HEADER = (
+    "via     tables  actions/s  answer p50/p95/p99 ms   push p50/p99 ms   lost  errors"
+    "  CPU ms/action  PG conns"
+)
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))] * 1000
+
+
+def print_level(via: str, r: dict[str, Any], args: Any) -> None:
+    """One level's row under ``HEADER``, then its notes (those the options asked for)."""
+    cpu = f"{r['cpu_ms_per_action']:.1f}" if r["cpu_ms_per_action"] is not None else "-"
+    conns = r["pg_connections_peak"] if r["pg_connections_peak"] is not None else "-"
+    p50, p95, p99 = r["post_ms"]
+    q50, q99 = r["push_ms"]
+    print(
+        f"{via:6s}  {r['tables']:6d}  {r['actions_per_s']:9.1f}"
+        f"  {p50:6.0f} /{p95:6.0f} /{p99:6.0f}"
+        f"   {q50:7.0f} /{q99:6.0f}   {r['lost']:5d}  {r['errors']:6d}  {cpu:>13}  {conns:>8}",
+        flush=True,
+    )
+    if args.database_url:
+        pg_x, pgb_x, pgb_q = r["per_action"]
+        line = f"        {r['actions']} actions; per action: {pg_x:.1f} PostgreSQL transactions"
+        if args.pgbouncer_admin:
+            line += f", {pgb_x:.1f} transactions and {pgb_q:.1f} statements through PgBouncer"
+        print(line, flush=True)
+    if len(args.pids) > 1:
+        shares = ", ".join(f"{c:.1f}" for c in r["cpu_ms_per_action_by_pid"])
+        print(f"        CPU ms/action by process: {shares}", flush=True)
+    if r["redis_per_action"]:
+        top = sorted(r["redis_per_action"].items(), key=lambda kv: -kv[1])[:6]
+        words = ", ".join(f"{name} {calls:.1f}" for name, calls in top)
+        total = sum(r["redis_per_action"].values())
+        print(f"        Redis commands per action: {total:.1f} ({words})", flush=True)
+    print(
+        f"        catch-ups on the socket {r['since']}, views loaded {r['refetches']};"
+        f" felt gaps {r['gaps']}; frame to a seat p50 {r['frame_median_kb']:.1f} KB;"
+        f" all frames {r['bytes_per_action'] / 1000:.1f} KB a move; lobby frames"
+        f" {r['lobby_frames_per_s']:.2f}/s a socket; RSS KiB {r['rss_kib']}",
+        flush=True,
+    )
+    if r["layer_backlog_peak"] is not None:
+        print(
+            f"        channel layer: at most {r['layer_backlog_peak']} messages waiting"
+            " in one process's queue",
+            flush=True,
+        )
+    if r["proxy_cpu_ms_per_action"] is not None:
+        print(f"        proxy CPU ms/action: {r['proxy_cpu_ms_per_action']:.2f}", flush=True)
+    if r["reconnects"]:
+        c50, cmax = r["catch_up_ms"]
+        print(
+            f"        reconnects: {r['reconnects']}, socket closed -> in step again "
+            f"p50 {c50:.0f} ms, max {cmax:.0f} ms; socket errors {r['socket_errors']}",
+            flush=True,
+        )
