@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from channels.db import database_sync_to_async
+from django.dispatch import Signal
 
 from ledger.payments.services import deposits_expire
 from tables import services
@@ -22,16 +23,29 @@ from tables import services
 logger = logging.getLogger(__name__)
 
 # Sweeps other parts of the product run on the loop's tick, after the timers, without the
-# tables importing them (the tournament director: ``tables.tournaments.hooks``), by name.
-Sweep = Callable[[], Any]
-_SWEEPS: dict[str, Sweep] = {}
+# tables importing them (the tournament director: ``tables.tournaments.hooks``): the receivers
+# of a Django signal (the project's one observer mechanism), connected by name.
+Sweep = Callable[[], object]
+loop_tick_signal = Signal()
 
 
 def loop_sweep_register(name: str, sweep: Sweep) -> None:
     """Run ``sweep()`` on every tick of the embedded loop (Celery beat runs its own task when
     Celery fires the timers). Registered once at start-up; registering a name twice keeps the
     first."""
-    _SWEEPS.setdefault(name, sweep)
+
+    def receiver(sender: object, **kwargs: object) -> None:
+        sweep()
+
+    loop_tick_signal.connect(receiver, weak=False, dispatch_uid=name)
+
+
+def _other_sweeps() -> None:
+    """The registered sweeps, each on its own: one that fails is logged and the others run
+    (what was due is done on the next tick: the tournaments advanced)."""
+    for receiver, result in loop_tick_signal.send_robust(sender=None):
+        if isinstance(result, Exception):
+            logger.error("loop sweep %r failed", receiver, exc_info=result)
 
 
 # How often (in ticks) the loop also expires abandoned deposit checkouts (Celery beat does it
@@ -43,7 +57,7 @@ async def timer_loop(*, interval: float = 0.5) -> None:
     sweep = database_sync_to_async(services.timers_sweep)
     expire = database_sync_to_async(deposits_expire)
     tick = 0
-    others = {name: database_sync_to_async(fn) for name, fn in _SWEEPS.items()}
+    others = database_sync_to_async(_other_sweeps)
     while True:
         try:
             await sweep()
@@ -52,11 +66,11 @@ async def timer_loop(*, interval: float = 0.5) -> None:
         except Exception:  # a failed sweep is retried on the next tick
             logger.exception("timer sweep failed")
         tick += 1
-        for name, other in others.items():
+        if loop_tick_signal.has_listeners():
             try:
-                await other()
-            except Exception:  # what is due is done on the next tick (the tournaments advanced)
-                logger.exception("%s sweep failed", name)
+                await others()
+            except Exception:  # the database went away: the next tick tries again
+                logger.exception("loop sweeps failed")
         await asyncio.sleep(interval)
 
 
