@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, cast
 
 from django.utils.translation import gettext as _
 
@@ -137,11 +137,25 @@ class Refused:
     text: str
 
 
-# The project's refusals: each carries the player's words (and a code where it has one). A
-# ValueError of any other kind is a fault, not a refusal: it is not caught as one (the player
-# gets the error page and the fault is logged), so a programming error never reaches a player
-# dressed as a reason.
-REFUSALS: tuple[type[Exception], ...] = (
+class Refusal(Protocol):
+    """The one kind of refusal of the project, whichever app raises it (docs/architecture.md,
+    "Refusals"): a ``code`` (a ``StrEnum`` of the app's refusals, text), the ``params`` its words
+    use and the HTTP ``status``; ``str()`` is the player's words in the active language."""
+
+    @property
+    def code(self) -> str: ...
+
+    @property
+    def params(self) -> Mapping[str, object]: ...
+
+    @property
+    def status(self) -> int: ...
+
+
+# The project's refusals. A ValueError of any other kind is a fault, not a refusal: it is not
+# caught as one (the player gets the error page and the fault is logged), so a programming
+# error never reaches a player dressed as a reason.
+_REFUSAL_CLASSES = (
     RulesError,
     BadForm,
     inputs.InputRefused,
@@ -150,6 +164,9 @@ REFUSALS: tuple[type[Exception], ...] = (
     AmountRefused,
     AccountRefused,
 )
+REFUSALS: tuple[type[Exception], ...] = _REFUSAL_CLASSES
+# mypy checks here that every one of them is a ``Refusal``: a code, its params, a status.
+_EVERY_ONE_A_REFUSAL: tuple[type[Refusal], ...] = _REFUSAL_CLASSES
 
 
 def refusal_of(exc: Exception) -> Refused:
@@ -160,7 +177,5 @@ def refusal_of(exc: Exception) -> Refused:
             409,
             _("The table moved on before your action arrived: here is the current table."),
         )
-    code = getattr(exc, "code", None)
-    code_text = str(getattr(code, "value", code) or "refused")
-    # Every refusal of the project says its HTTP status (tests/site/test_refusals.py).
-    return Refused(code_text, int(getattr(exc, "status", 400)), refusal_text(exc))
+    refusal = cast(Refusal, exc)  # one of REFUSALS, each a Refusal (checked above)
+    return Refused(str(refusal.code), refusal.status, refusal_text(exc))
