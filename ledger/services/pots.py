@@ -31,16 +31,15 @@ from ._checks import (
 )
 from ._posting import Ident, Plan, lock_idents, post_plan, replayed
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import _User as User  # the AUTH_USER_MODEL
+
 
 def _kind_memo(kind: str) -> str:
     """The stored memo of a pot movement: the kind's label in English whatever the language of
     the request (the statement translates it when shown: ``money.memo_words``)."""
     with translation.override(None):
         return str(TransactionKind(kind).label)
-
-
-if TYPE_CHECKING:
-    from django.contrib.auth.models import _User as User  # the AUTH_USER_MODEL
 
 
 def _pot_wallet_move(
