@@ -82,7 +82,7 @@ def run(moves: int) -> None:
     from django.test import Client
 
     from tables.engines import engine_of, game_state
-    from tables.live import presence, realtime
+    from tables.live import fanout, presence, realtime
     from tables.models import Game
     from tables.rules.game import GameState
 
@@ -125,11 +125,11 @@ def run(moves: int) -> None:
 
     frames: list[int] = []  # every frame a socket gets
     move_bytes: list[int] = []  # all the frames of one move
-    send_all = realtime._send_all
+    publish = fanout.table_publish
 
-    async def counted(layer: Any, outbox: list[tuple[str, dict[str, Any]]]) -> None:
+    async def counted(table_id: int, outbox: list[dict[str, Any]]) -> None:
         total = 0
-        for _group, event in outbox:
+        for event in outbox:
             kind = "felt" if event["type"] == "table.felt" else "seat"
             # The frames as the consumer sends them (encoded once by the push).
             if kind == "felt":
@@ -144,9 +144,9 @@ def run(moves: int) -> None:
                 with Path(os.environ["BENCH_DUMP_FRAMES"]).open("a") as dump:
                     dump.write(f"=== {kind} {len(body.encode())} bytes\n{body}\n")
         move_bytes.append(total)
-        await send_all(layer, outbox)
+        await publish(table_id, outbox)
 
-    realtime._send_all = counted
+    fanout.table_publish = counted  # type: ignore[assignment]
     push = realtime.table_push  # (read at run time: a profiler may wrap it)
 
     def timed_push(moved: Any) -> None:

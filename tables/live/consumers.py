@@ -44,8 +44,8 @@ from accounts import live as account_sockets
 from accounts.middleware import player_language
 from accounts.throttle import socket_connect_limited
 from tables import services
-from tables.live import moves, presence, visibility
-from tables.live.realtime import frame_text, lobby_group, seat_group, table_group
+from tables.live import fanout, moves, presence, visibility
+from tables.live.realtime import frame_text, lobby_group
 from tables.models import LIVE_GAME_STATUSES, Game, Seat, Table
 from tables.web import acting
 
@@ -70,10 +70,15 @@ CLOSE_RATE_LIMITED = 4429
 CLOSE_LAYER_DOWN = 4503
 
 
-async def _layer_join(consumer: AsyncWebsocketConsumer, *groups: str) -> bool:
+async def _layer_join(
+    consumer: AsyncWebsocketConsumer, *groups: str, listener: fanout.Listener | None = None
+) -> bool:
+    """Join ``groups`` (and list ``listener``'s table socket with the process: ``fanout``)."""
     try:
         for group in groups:
             await consumer.channel_layer.group_add(group, consumer.channel_name)
+        if listener is not None:
+            await fanout.table_listen(listener)
     except Exception as error:  # Redis down: no pushes now; the page polls and reconnects
         logger.warning("socket: the channel layer is unavailable: %s", error)
         await consumer.accept()  # then closed with the reason, so the page knows to poll
@@ -188,8 +193,6 @@ class TableConsumer(AsyncWebsocketConsumer):
     table_id: int
     user_id: int
     user: User
-    group: str
-    own_group: str
     groups_joined: tuple[str, ...] = ()
     language: str
     seat_no: int | None = None
@@ -224,27 +227,26 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.language = player_language(user)  # its fragment's language, and the felt's
         else:
             self.language = _socket_language(self.scope)
-        self.group = table_group(self.table_id)
-        self.own_group = seat_group(self.table_id, user.pk)
-        groups = [self.group, self.own_group, account_sockets.user_group(user.pk)]
+        groups = [account_sockets.user_group(user.pk)]
         session_key = getattr(self.scope.get("session"), "session_key", None)
         if session_key:
             groups.append(account_sockets.session_group(session_key))
-        if not await _layer_join(self, *groups):
-            self.group = ""
+        if not await _layer_join(self, *groups, listener=self):
             return
         self.groups_joined = tuple(groups)
         await self.accept()
-        if seat is not None:
-            await self._opened(user, seat)
-        # Tell the page the current version at once: a page that missed pushes while it loaded
-        # or while its socket was down sees the gap and re-fetches its view.
+        first = seat is not None and await self._opened(user, seat)
+        # Tell the page the current version at once (its first frame): a page that missed
+        # pushes while it loaded or while its socket was down sees the gap and catches up.
         await self.send(text_data=_sync_frame(version))
+        if first:  # the player's first socket at the table: the seat's badge turns online
+            await self._badge(True)
 
     async def disconnect(self, code: int) -> None:
-        if not getattr(self, "group", None):
+        if not self.groups_joined:
             return
         try:
+            await fanout.table_unlisten(self)
             for group in self.groups_joined:
                 await self.channel_layer.group_discard(group, self.channel_name)
         except Exception as error:  # Redis down: the groups expire by themselves
@@ -302,7 +304,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             done = await DatabaseSyncToAsync(
                 moves.socket_move, thread_sensitive=False, executor=moves.POOL
             )(table_id=self.table_id, user=self.user, fields=fields)
-        await self._deliver(done)
+            await self._deliver(done)  # in the table's turn: its frames go out in its order
         if done.refused is not None:
             await self._refuse(done.refused, counter=counter, parts=done.parts)
         else:
@@ -327,21 +329,21 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=moves.refused_text(counter=counter, refused=refused, parts=parts))
 
     async def _deliver(self, done: moves.MoveDone) -> None:
-        """The move's pushes: this socket's own frames straight down it, the rest to their
-        groups (a group frame this socket already sent itself is not sent to it again)."""
-        for group, event in done.outbox:
-            if group == self.group:
+        """The move's pushes: this socket's own frames straight down it, then the change
+        published once (``fanout``): the table's other sockets in this process get it from
+        memory (a frame this socket already sent itself is not sent to it again), the other
+        processes holding sockets of the table through the channel layer."""
+        for event in done.outbox:
+            if event["type"] == "table.felt":
                 await self.send(text_data=self._felt_text(event))
                 self._sent_itself(event)
-            elif group == self.own_group:
+            elif event["type"] == "table.seat" and event["user"] == self.user_id:
                 await self.send(text_data=str(event["frame"]))
                 self._sent_itself(event)
-                if done.sockets.get(self.user_id, 0) <= 1:
-                    continue  # no other tab of this player at the table
-            try:
-                await self.channel_layer.group_send(group, event)
-            except Exception as error:  # Redis down: the other pages poll their view
-                logger.warning("socket: could not push to %s: %s", group, error)
+        try:
+            await fanout.table_publish(self.table_id, done.outbox)
+        except Exception as error:  # Redis down: the other processes' pages poll their view
+            logger.warning("socket: could not publish table %s: %s", self.table_id, error)
 
     def _sent_itself(self, event: Mapping[str, Any]) -> None:
         game, version = int(event["game"]), int(event["version"])
@@ -386,15 +388,16 @@ class TableConsumer(AsyncWebsocketConsumer):
         """The session ended, or the account changed (``accounts.live``)."""
         await self.close(code=account_sockets.CLOSE_SESSION_ENDED)
 
-    async def _opened(self, user: User, seat: Seat) -> None:
+    async def _opened(self, user: User, seat: Seat) -> bool:
+        """Count the socket (and tell the disconnection policy the player is back); whether
+        it is the player's only socket at the table."""
         await database_sync_to_async(visibility.page_seen)(table_id=self.table_id, user_id=user.pk)
         opened = await database_sync_to_async(presence.socket_opened)(
             table_id=self.table_id, user_id=user.pk
         )
-        if opened == 1:
-            await self._badge(True)
-            if not seat.connected:
-                await database_sync_to_async(_connected_now)(table_id=self.table_id, user=user)
+        if opened == 1 and not seat.connected:
+            await database_sync_to_async(_connected_now)(table_id=self.table_id, user=user)
+        return opened == 1
 
     async def _closed(self, user: User) -> None:
         if not self.hidden:
@@ -423,7 +426,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def _badge(self, online: bool) -> None:
         event = {"type": "table.presence", "seat": self.seat_no, "online": online}
         try:
-            await self.channel_layer.group_send(self.group, event)
+            await fanout.table_publish(self.table_id, [event])
         except Exception as error:  # Redis down: the page polls its view meanwhile
             logger.warning("socket: could not send a badge: %s", error)
 

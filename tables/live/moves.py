@@ -6,7 +6,8 @@ threads (``SOCKET_MOVE_THREADS``), one move of a table at a time in this process
 (``table_turn``), so two messages of one game are applied in the order they came and the event
 loop never waits on the database. Its pushes are collected instead of sent
 (``realtime.pushes_collected``): the consumer sends the mover's own frames straight down its
-own socket and the rest to their groups, from its event loop, without a hop between threads.
+own socket and publishes the change (``fanout``) from its event loop, without a hop between
+threads.
 
 The user is the one the socket authenticated when it connected; nothing reads the session or
 the user again for a move (``accounts.live`` closes the socket when the session ends).
@@ -74,7 +75,6 @@ class MoveDone:
     refused: acting.Refused | None = None
     parts: str | None = None
     outbox: Outbox = field(default_factory=list)
-    sockets: Mapping[int, int] = field(default_factory=dict)
 
 
 def _parts(*, table_id: int, user: User, error: str) -> str | None:
@@ -101,8 +101,8 @@ def socket_move(*, table_id: int, user: User, fields: Mapping[str, str]) -> Move
             # where the POST's answer shows it.
             shown = refused.code != "stale"
             parts = _parts(table_id=table_id, user=user, error=refused.text) if shown else None
-            return MoveDone(None, refused, parts, pushed.outbox, pushed.sockets)
-    return MoveDone(version, None, None, pushed.outbox, pushed.sockets)
+            return MoveDone(None, refused, parts, pushed.outbox)
+    return MoveDone(version, None, None, pushed.outbox)
 
 
 def refused_text(*, counter: int | None, refused: acting.Refused, parts: str | None = None) -> str:

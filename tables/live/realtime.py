@@ -5,14 +5,15 @@ After a change commits (``events.TableMoved``, handed over by the write pipeline
 - renders the viewer-neutral **felt** (``tables/table.html#felt``: the seats by seat number,
   the decks, the wild joker, what just happened, the open deck's history, the timers, the
   scores and result sheets) **once for each language in use at the table** (the seated
-  players' and the site's default, for spectators) from the public view, and sends it to the
-  table's group: every socket of the table, seated or not, reads the same felt. A change that
-  shows nothing new to the table (arranging one's own cards, auto drop) sends the felt's
-  versions only;
+  players' and the site's default, for spectators) from the public view, for every socket of
+  the table, seated or not: all read the same felt. A change that shows nothing new to the
+  table (arranging one's own cards, auto drop) sends the felt's versions only;
 - renders a seat's **fragment** (``tables/table.html#seat``: that player's hand, action bar and
   drop cost, own notices, the shoe commitment) only for the seats whose fragment changed and
-  that have a socket open (``presence``), and sends it to that seat's own group: no card of a
-  player ever enters another group;
+  that have a socket open (``presence``), marked with its player: it is handed to that
+  player's sockets only, never to another socket;
+- publishes them together, once (``fanout.table_publish``: this process's sockets of the table
+  from memory, the other processes holding some through one message on the channel layer);
 - tells the lobby, coalesced (``lobby``), when the table's seating or status changed.
 
 Every felt frame carries the version it moves the page from and to, so versions stay
@@ -54,7 +55,8 @@ from ledger.selectors import wallet_balances_for_header
 from tables import selectors
 from tables.engines import engine_of
 from tables.events import UNKNOWN_DEAL, TableMoved, table_moved_subscribe
-from tables.live import presence
+from tables.live import fanout, presence
+from tables.live.fanout import Event
 from tables.live.lobby import lobby_changed
 from tables.live.sent import Sent, digest, sent_read, sent_write
 from tables.live.viewer import felt_context, seat_context
@@ -69,16 +71,6 @@ logger = logging.getLogger(__name__)
 
 FELT_PARTIAL = "tables/table.html#felt"
 SEAT_PARTIAL = "tables/table.html#seat"
-
-
-def table_group(table_id: int) -> str:
-    """Every logged-in socket watching the table (seated or not): the felt."""
-    return f"table-{table_id}"
-
-
-def seat_group(table_id: int, user_id: int) -> str:
-    """One player's sockets at one table: that player's own fragment."""
-    return f"table-{table_id}-user-{user_id}"
 
 
 def lobby_group() -> str:
@@ -99,16 +91,14 @@ def seat_frame_text(*, version: int, html: str) -> str:
     return frame_text({"t": "seat", "v": version, "html": html})
 
 
-Outbox = list[tuple[str, dict[str, Any]]]
+Outbox = list[Event]  # one change's events, in the order they go (``fanout.table_publish``)
 
 
 @dataclass
 class Collected:
-    """A push collected for the socket that made the move (``pushes_collected``): the events in
-    the order they go, and how many sockets each seated player had open at the table."""
+    """A push collected for the socket that made the move (``pushes_collected``)."""
 
     outbox: Outbox = field(default_factory=list)
-    sockets: dict[int, int] = field(default_factory=dict)
 
 
 _collecting = threading.local()
@@ -276,7 +266,7 @@ def _felt_unchanged(moved: TableMoved, data: TableRead) -> bool:
 
 
 def table_push(moved: TableMoved) -> None:
-    """Push the felt to the table's group and the changed fragments to their seats' groups."""
+    """Publish the felt and the changed fragments to the table's sockets (``fanout``)."""
     layer = get_channel_layer()
     if layer is None:
         return
@@ -300,14 +290,14 @@ def table_push(moved: TableMoved) -> None:
             also=counted,
         )
         sockets = {uid: _count(found.get(key)) for key, uid in counted.items()}
-        outbox: list[tuple[str, dict[str, Any]]] = []  # sent together, in this order
+        outbox: Outbox = []  # published together, in this order
 
-        def send(group: str, event: dict[str, Any]) -> None:
+        def send(event: Event) -> None:
             # The felt first: a page that shows its new hand already shows the felt's version.
             if event["type"] == "table.felt":
-                outbox.insert(0, (group, event))
+                outbox.insert(0, event)
             else:
-                outbox.append((group, event))
+                outbox.append(event)
 
         for user_id, user in seated.items():
             if not sockets.get(user_id):
@@ -328,14 +318,13 @@ def table_push(moved: TableMoved) -> None:
                 context = seat_context(data, now=now)
                 html = render_seat(context, user, money_moved=moved.money_moved, parts=parts)
             send(
-                seat_group(table_id, user_id),
                 {
                     "type": "table.seat",
                     "frame": seat_frame_text(version=version, html=html),
                     "version": version,
                     "game": moved.game.pk,
-                    "user": user_id,
-                },
+                    "user": user_id,  # only this player's sockets are handed it
+                }
             )
         public = _data(moved, None)
         frame = {"from_version": moved.from_version, "version": version}
@@ -346,7 +335,7 @@ def table_push(moved: TableMoved) -> None:
             sent.history(**frame, html=None)
             bare = felt_frame_text(html=None, **frame)
             event = {"type": "table.felt", "frames": None, "bare": bare, **frame, **game}
-            send(table_group(table_id), event)
+            send(event)
         else:
             by_seat = {s.seat_no: s.user_id for s in seats}
             online = {seat: bool(sockets.get(uid)) for seat, uid in by_seat.items()}
@@ -357,14 +346,13 @@ def table_push(moved: TableMoved) -> None:
                 felts[language] = _felt_frame(sent, language, html, **frame)
             sent.history(**frame, html=felts)
             frames = {lang: felt_frame_text(html=text, **frame) for lang, text in felts.items()}
-            send(table_group(table_id), {"type": "table.felt", "frames": frames, **frame, **game})
+            send({"type": "table.felt", "frames": frames, **frame, **game})
         sent_write(sent)  # before the frames go: the next push may come from another process
         box: Collected | None = getattr(_collecting, "box", None)
-        if box is not None:  # the socket that made the move sends them
+        if box is not None:  # the socket that made the move publishes them
             box.outbox.extend(outbox)
-            box.sockets.update(sockets)
         else:
-            async_to_sync(_send_all)(layer, outbox)  # one hop to the event loop for them all
+            async_to_sync(fanout.table_publish)(table_id, outbox)  # one hop to the event loop
         if moved.lobby_changed:
             lobby_changed()
     except Exception:  # a push is best effort: clients re-fetch on reconnect
@@ -373,11 +361,6 @@ def table_push(moved: TableMoved) -> None:
 
 def _count(value: object) -> int:
     return value if isinstance(value, int) else 0
-
-
-async def _send_all(layer: Any, outbox: Outbox) -> None:
-    for group, event in outbox:
-        await layer.group_send(group, event)
 
 
 def subscribe() -> None:

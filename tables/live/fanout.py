@@ -1,0 +1,199 @@
+"""A process's table sockets, and one delivery per process for each change of a table.
+
+Every table socket of a web process is listed here by table (``table_listen``). The process,
+not each socket, joins the table's group on the channel layer, with one channel of its own (its
+relay), however many sockets of the table it holds. A change of a table is published once
+(``table_publish``): its events (the felt, each seat's parts with the user they belong to, a
+seat's online badge) go
+
+- to the table's sockets in this process straight from memory, when the change was made here
+  (a move on a socket, a badge, a POST answered by this process): no Redis, no serialising;
+- as one message to the table's group for every other process that holds sockets of the table,
+  whose relay hands each event to its own sockets of the table: the felt to all of them, a
+  seat's parts only to that seat's player. This process's relay drops its own message.
+
+A change made where no socket is held (a Celery worker's timer, the embedded timer loop's thread)
+goes only to the group. With the proxy hashing every socket of a table to one web process
+(``deploy/nginx.conf.template``), a table's frames never leave the process that holds its
+sockets; the group is still told, for a socket that reached another process (opened to it
+directly, or during a failover).
+
+A seat's parts cross the channel layer inside the relay message but are handed to that seat's
+sockets only (``_hand_out``): no socket is ever sent another seat's cards. The state is kept per
+event loop (daphne runs one; tests open several, one after another).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+from weakref import WeakKeyDictionary
+
+from channels.layers import BaseChannelLayer, get_channel_layer
+
+logger = logging.getLogger(__name__)
+
+Event = dict[str, Any]  # a channel-layer event: msgpack-able values, told apart by "type"
+
+RELAY_EVENT = "relay.events"
+
+
+def table_group(table_id: int) -> str:
+    """The web processes that hold sockets of the table (each once, by its relay channel)."""
+    return f"table-{table_id}"
+
+
+class Listener(Protocol):
+    """A table socket as the relay hands it events (``tables.live.consumers.TableConsumer``)."""
+
+    table_id: int
+    user_id: int
+
+    async def table_felt(self, event: Event) -> None: ...
+
+    async def table_seat(self, event: Event) -> None: ...
+
+    async def table_presence(self, event: Event) -> None: ...
+
+
+@dataclass
+class _Process:
+    """This event loop's table sockets by table, and its relay on the channel layer."""
+
+    layer: BaseChannelLayer
+    channel: str
+    tables: dict[int, list[Listener]] = field(default_factory=dict)
+    membership: asyncio.Lock = field(default_factory=asyncio.Lock)
+    task: asyncio.Task[None] | None = None
+    stopped: bool = False  # its last socket left: the loop starts a new relay for the next
+
+
+_processes: WeakKeyDictionary[asyncio.AbstractEventLoop, _Process] = WeakKeyDictionary()
+_starting: WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = WeakKeyDictionary()
+
+
+async def _process() -> _Process | None:
+    """This loop's relay, started on first use (``None``: no channel layer is configured)."""
+    loop = asyncio.get_running_loop()
+    found = _processes.get(loop)
+    if found is not None:
+        return found
+    layer = get_channel_layer()
+    if layer is None:
+        return None
+    starting = _starting.setdefault(loop, asyncio.Lock())
+    async with starting:
+        found = _processes.get(loop)
+        if found is None:
+            found = _Process(layer=layer, channel=await layer.new_channel())
+            found.task = loop.create_task(_relay(found), name="table-relay")
+            _processes[loop] = found
+    return found
+
+
+async def _relay(process: _Process) -> None:
+    """Hand every change another process published to this process's sockets of its table."""
+    while True:
+        try:
+            message = await process.layer.receive(process.channel)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # Redis down: pages poll their view and reconnect meanwhile
+            logger.warning("relay: the channel layer is unavailable: %s", error)
+            await asyncio.sleep(1.0)
+            continue
+        if message.get("type") != RELAY_EVENT or message.get("origin") == process.channel:
+            continue
+        await _hand_out(process, int(message["table"]), message["events"])
+
+
+async def table_listen(listener: Listener) -> None:
+    """List a socket of the table; the process joins the table's group (again: that renews
+    the membership's expiry). Raises when the channel layer is down."""
+    while True:
+        process = await _process()
+        if process is None:
+            return
+        async with process.membership:
+            if process.stopped:
+                continue
+            await process.layer.group_add(table_group(listener.table_id), process.channel)
+            process.tables.setdefault(listener.table_id, []).append(listener)
+            return
+
+
+async def table_unlisten(listener: Listener) -> None:
+    """Take a socket off the list; the process leaves the table's group with its last one."""
+    process = _processes.get(asyncio.get_running_loop())
+    if process is None:
+        return
+    async with process.membership:
+        held = process.tables.get(listener.table_id, [])
+        if listener in held:
+            held.remove(listener)
+        if held:
+            return
+        process.tables.pop(listener.table_id, None)
+        try:
+            await process.layer.group_discard(table_group(listener.table_id), process.channel)
+        finally:
+            if not process.tables:  # no socket left: the relay stops with the loop's last one
+                _stop(process)
+
+
+def _stop(process: _Process) -> None:
+    loop = asyncio.get_running_loop()
+    if _processes.get(loop) is process:
+        del _processes[loop]
+    process.stopped = True
+    if process.task is not None:
+        process.task.cancel()
+
+
+def table_listeners(table_id: int) -> int:
+    """How many sockets of the table this event loop holds (for tests and the benchmarks)."""
+    try:
+        process = _processes.get(asyncio.get_running_loop())
+    except RuntimeError:
+        return 0
+    return len(process.tables.get(table_id, ())) if process is not None else 0
+
+
+async def table_publish(table_id: int, events: Sequence[Event]) -> None:
+    """Publish one change of a table: its ``events``, in order, to this process's sockets of the
+    table from memory, then as one message to the other processes that hold some."""
+    if not events:
+        return
+    process = _processes.get(asyncio.get_running_loop())
+    if process is not None:
+        await _hand_out(process, table_id, events)
+    layer = process.layer if process is not None else get_channel_layer()
+    if layer is None:
+        return
+    message = {
+        "type": RELAY_EVENT,
+        "origin": process.channel if process is not None else "",
+        "table": table_id,
+        "events": list(events),
+    }
+    await layer.group_send(table_group(table_id), message)
+
+
+async def _hand_out(process: _Process, table_id: int, events: Sequence[Event]) -> None:
+    """Each event to the table's sockets it is for: a seat's parts to that seat's player only."""
+    for event in events:
+        kind = event.get("type")
+        for listener in tuple(process.tables.get(table_id, ())):
+            try:
+                if kind == "table.felt":
+                    await listener.table_felt(event)
+                elif kind == "table.seat":
+                    if listener.user_id == event.get("user"):
+                        await listener.table_seat(event)
+                elif kind == "table.presence":
+                    await listener.table_presence(event)
+            except Exception:  # one socket closing as it is sent to must not stop the others
+                logger.debug("relay: a socket of table %s missed an event", table_id, exc_info=True)

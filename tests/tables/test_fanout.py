@@ -1,0 +1,163 @@
+"""One delivery per process (``tables.live.fanout``), through channels' WebsocketCommunicator and
+the configured channel layer (Redis in the PostgreSQL run, memory on the embedded default): a
+move's frames reach this process's sockets of the table from memory, once each; the other
+processes holding sockets of the table get one message a move; a message from another process
+is handed to this process's sockets, a seat's parts to that seat's player only; the process
+leaves the table's group with its last socket."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from test_consumers import _connected, _cookie_for, _heard, _text
+from test_socket_moves import _fields, _frames_until_answer, _login, _socket
+
+from tables.live import fanout
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def two(live_two: Any) -> Any:
+    return live_two
+
+
+async def _everything(ws: Any, quiet: float = 0.3) -> list[str]:
+    """Every frame the socket hears until it is quiet, badges too."""
+    frames = []
+    while not await ws.receive_nothing(timeout=quiet):
+        frames.append(await _text(ws))
+    return frames
+
+
+async def _messages(layer: Any, channel: str, quiet: float = 0.3) -> list[dict[str, Any]]:
+    """What another process holding sockets of the table would be sent (its relay channel)."""
+    found = []
+    while True:
+        try:
+            found.append(await asyncio.wait_for(layer.receive(channel), timeout=quiet))
+        except TimeoutError:
+            return found
+
+
+def test_a_move_reaches_this_processs_sockets_once_and_other_processes_in_one_message(two):
+    """Both seats and a second tab of seat 1 in this process, another process listening: each
+    socket gets each frame once (this process's own message to the group is not handed out
+    again), and the other process gets one message with the felt and the seats' parts."""
+    headers = {seat: _login(two.users[seat])[1] for seat in (1, 2)}
+    before = two.game().version
+    fields = _fields(two, "pick_closed")
+    layer = get_channel_layer()
+    assert layer is not None
+
+    async def scenario() -> tuple[list[dict], list[str], list[str], list[dict[str, Any]]]:
+        other_process = await layer.new_channel()
+        await layer.group_add(fanout.table_group(two.table.pk), other_process)
+        mover, tab, seat2 = (_socket(two.table, h) for h in (headers[1], headers[1], headers[2]))
+        for ws in (mover, tab, seat2):
+            await _connected(ws)
+        assert fanout.table_listeners(two.table.pk) == 3
+        for ws in (mover, tab, seat2):
+            await _heard(ws, quiet=0.2)  # the badges
+        await _messages(layer, other_process, quiet=0.2)
+        await mover.send_json_to({"t": "move", "a": 1, "d": fields})
+        answered = await _frames_until_answer(mover, 1)
+        rest = await _heard(mover)
+        tab_heard, seat2_heard = await _heard(tab), await _heard(seat2)
+        sent = await _messages(layer, other_process)
+        for ws in (mover, tab, seat2):
+            await ws.disconnect()
+        await layer.group_discard(fanout.table_group(two.table.pk), other_process)
+        return answered + [json.loads(t) for t in rest], tab_heard, seat2_heard, sent
+
+    mover, tab, seat2, sent = async_to_sync(scenario)()
+    after = two.game().version
+    assert after == before + 1
+    assert [f["t"] for f in mover] == ["felt", "seat", "ack"]  # nothing twice
+    tab_frames = [json.loads(t) for t in tab]
+    assert [(f["t"], f["v"]) for f in tab_frames] == [("felt", after), ("seat", after)]
+    assert tab_frames[1]["html"] == mover[1]["html"]  # the player's other tab: its own parts
+    seat2_frames = [json.loads(t) for t in seat2]
+    assert [f["t"] for f in seat2_frames if f["t"] == "felt"] == ["felt"]
+    assert all(f["html"] != mover[1]["html"] for f in seat2_frames if f["t"] == "seat")
+    (message,) = sent  # one message to the other processes for the whole move
+    assert message["type"] == fanout.RELAY_EVENT and message["table"] == two.table.pk
+    kinds = [(e["type"], e.get("user")) for e in message["events"]]
+    assert kinds[0] == ("table.felt", None)  # the felt first
+    assert ("table.seat", two.users[1].pk) in kinds
+
+
+def test_a_message_of_another_process_is_handed_out_a_seats_parts_to_that_seat_only(
+    two, user_factory
+):
+    headers = {seat: _login(two.users[seat])[1] for seat in (1, 2)}
+    spectator_headers = _cookie_for(user_factory())
+    layer = get_channel_layer()
+    assert layer is not None
+    felt = json.dumps({"t": "felt", "from": 1, "v": 2, "html": "<i>felt</i>"})
+    seat_frame = json.dumps({"t": "seat", "v": 2, "html": "<i>seat one's cards</i>"})
+    events = [
+        {"type": "table.felt", "frames": {"en": felt}, "from_version": 1, "version": 2, "game": 0},
+        {"type": "table.seat", "frame": seat_frame, "version": 2, "game": 0, "user": 0},
+        {"type": "table.presence", "seat": 2, "online": False},
+    ]
+    events[1]["user"] = two.users[1].pk
+
+    async def scenario() -> dict[str, list[str]]:
+        sockets = {
+            "seat 1": _socket(two.table, headers[1]),
+            "seat 2": _socket(two.table, headers[2]),
+            "spectator": _socket(two.table, spectator_headers),
+        }
+        for ws in sockets.values():
+            await _connected(ws)
+        for ws in sockets.values():
+            await _heard(ws, quiet=0.2)
+        message = {"type": fanout.RELAY_EVENT, "origin": "", "table": two.table.pk}
+        await layer.group_send(fanout.table_group(two.table.pk), {**message, "events": events})
+        heard = {name: await _everything(ws) for name, ws in sockets.items()}
+        for ws in sockets.values():
+            await ws.disconnect()
+        return heard
+
+    heard = async_to_sync(scenario)()
+    presence = json.dumps({"t": "presence", "seat": 2, "online": False}, separators=(",", ":"))
+    assert heard["seat 1"] == [felt, seat_frame, presence]
+    assert heard["seat 2"] == [felt, presence]
+    assert heard["spectator"] == [felt, presence]
+
+
+def test_the_process_leaves_the_tables_group_with_its_last_socket(two):
+    """With no socket of the table left, a message to the table's group reaches no relay of this
+    process (nothing is handed out, nothing waits on its channel), and a new socket starts a new
+    relay that hears the table again."""
+    headers = _login(two.users[1])[1]
+    layer = get_channel_layer()
+    assert layer is not None
+    felt = json.dumps({"t": "felt", "from": 5, "v": 6, "html": None})
+    events = [{"type": "table.felt", "frames": {"en": felt}, "from_version": 5, "version": 6}]
+    events[0]["game"] = 0
+    message = {"type": fanout.RELAY_EVENT, "origin": "", "table": two.table.pk, "events": events}
+
+    async def scenario() -> tuple[int, list[str]]:
+        first = _socket(two.table, headers)
+        await _connected(first)
+        await first.disconnect()
+        left = fanout.table_listeners(two.table.pk)
+        await layer.group_send(fanout.table_group(two.table.pk), message)
+        again = _socket(two.table, headers)
+        await _connected(again)
+        await _heard(again, quiet=0.2)  # its badge; the message before it is not replayed
+        await layer.group_send(fanout.table_group(two.table.pk), message)
+        heard = await _heard(again)
+        await again.disconnect()
+        return left, heard
+
+    left, heard = async_to_sync(scenario)()
+    assert left == 0
+    assert heard == [felt]
