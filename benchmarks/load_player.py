@@ -184,7 +184,8 @@ async def _heard_frame(seat: Seat, ws: Any, text: str, stats: Stats) -> bool:
     if kind == "felt":
         before, after = int(frame["from"]), int(frame["v"])
         if before != seat.version and after > seat.version:
-            stats.gaps += 1
+            if seat.version:  # a page that has not loaded its view yet has no gap to count
+                stats.gaps += 1
             if os.environ.get("LOAD_DEBUG") and stats.gaps < 5:
                 print("gap", seat.table_id, seat.seat, before, after, seat.version, flush=True)
             await _catch_up(seat, ws, stats)
