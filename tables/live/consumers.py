@@ -1,15 +1,15 @@
 """WebSockets: the table's socket, on which a seated player plays and every watcher hears each
 change, and the lobby's push-only socket. The table socket's protocol is docs/table-socket.md.
 
-A table socket joins the table's group (the shared felt, ``tables/live/realtime.py``; the seats'
-online badges), its player's own group (that player's fragment: hand, actions), and its user's
-and session's groups (``accounts.live``: a logout, a password change, a closed account end
-it). On connecting it is told the current version; a page that is behind asks ``since`` the
-version it shows and gets the frames it missed, or loads its view over HTTP when they are no
-longer kept. A move is a ``move`` message, run by ``tables/live/moves.py`` off the event loop
-and answered on the socket (``ack`` or ``refused``). A table socket needs a logged-in user
-(anonymous handshakes are refused with 4401); a spectator reads the felt, never a player's
-cards.
+A table socket is listed with its process by table (``tables/live/fanout.py``: the shared felt
+of ``tables/live/realtime.py``, its player's own fragment, the seats' online badges, handed to
+it from memory or through the process's one relay channel) and joins its user's and session's
+groups (``accounts.live``: a logout, a password change, a closed account end it). On
+connecting it is told the current version; a page that is behind asks ``since`` the version it
+shows and gets the frames it missed, or loads its view over HTTP when they are no longer kept.
+A move is a ``move`` message, run by ``tables/live/moves.py`` off the event loop and answered on
+the socket (``ack`` or ``refused``). A table socket needs a logged-in user (anonymous handshakes
+are refused with 4401); a spectator reads the felt, never a player's cards.
 
 The felt comes rendered in every language in use at the table: a socket takes its own (a
 seated player's saved language, as its fragment; a spectator's page language), or, when its
@@ -17,7 +17,7 @@ language is not among them, the version only, and the page re-fetches its view i
 language.
 
 Presence: opening or closing a player's socket changes only the seat's badge (a tiny frame to
-the table's group). It becomes a logged move (``services.seat_set_connected``, the
+the table's sockets). It becomes a logged move (``services.seat_set_connected``, the
 disconnection policy of RULES.md §4.8) only when the player has had no socket open for
 ``PRESENCE_GRACE_S`` seconds (a reload reconnects well within it), and again when the player
 comes back after that."""
