@@ -50,9 +50,12 @@ def running_nginx(
 
 
 @contextmanager
-def running_web(env: dict[str, str], log: Path) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
-    """A web process as deploy/up runs it (``python -m rummy_site.graceful``)."""
-    port = free_port()
+def running_web(
+    env: dict[str, str], log: Path, port: int | None = None
+) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
+    """A web process as deploy/up runs it (``python -m rummy_site.graceful``), on ``port`` (one
+    that was free, by default)."""
+    port = port or free_port()
     proc = subprocess.Popen(
         [
             *(sys.executable, "-m", "rummy_site.graceful", "-b", "127.0.0.1", "-p", str(port)),

@@ -17,30 +17,11 @@ import pytest
 import websockets
 from django.test import Client
 
+from tests.deploy.conftest import SECRET
 from tests.deploy.proxy import running_nginx, running_web
-from tests.live_server import server_env
 
 pytestmark = [pytest.mark.deploy]
 CLIENT_ADDRESS = "127.0.0.2"
-SECRET = "proxy-secret-of-the-tests-0123456789abcdef"
-
-
-@pytest.fixture
-def static_root(tmp_path):
-    root = tmp_path / "static"
-    (root / "js").mkdir(parents=True)
-    (root / "js" / "probe.js").write_text("// served by nginx\n")
-    return root
-
-
-@pytest.fixture
-def web_env():
-    return server_env(
-        TRUSTED_PROXY_COUNT="1",
-        TRUSTED_PROXIES="127.0.0.1",
-        TRUSTED_PROXY_SECRET=SECRET,
-        LOG_FORMAT="json",
-    )
 
 
 def _table_and_session(user_factory):
