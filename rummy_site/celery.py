@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun
-from django.db import close_old_connections
+from celery.signals import task_postrun, task_prerun, worker_init
+from django.db import close_old_connections, connections
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rummy_site.settings")
 
@@ -25,3 +25,11 @@ def connections_returned(task: object = None, **kwargs: object) -> None:
     if getattr(getattr(task, "request", None), "is_eager", False):
         return
     close_old_connections()
+
+
+@worker_init.connect(weak=False, dispatch_uid="rummy_site.celery.connections_closed")
+def connections_closed(**kwargs: object) -> None:
+    """When a worker starts, close the connections the starting thread holds, as Celery does
+    itself without ``CELERY_DB_REUSE_MAX``: a pool process (or, in the solo pool, the worker's
+    own start) must not inherit one it would close under the pool's feet."""
+    connections.close_all()
