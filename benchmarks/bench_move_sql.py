@@ -20,7 +20,6 @@ transaction it ran in.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 from collections.abc import Callable, Iterator
@@ -88,29 +87,10 @@ def main() -> None:
     parser.add_argument("--database-url", default="")
     parser.add_argument("--show", action="store_true")
     args = parser.parse_args()
-    os.environ.pop("REDIS_URL", None)
-    if args.database_url:
-        os.environ["DATABASE_URL"] = args.database_url
-        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rummy_site.settings")
-        import django
+    from benchmarks.in_memory import django_in_memory
 
-        django.setup()
-        from django.conf import settings
-        from django.db import connection
-
-        settings.ALLOWED_HOSTS = ["testserver"]
-        connection.creation.create_test_db(verbosity=0, keepdb=False)
-    else:
-        from benchmarks.in_memory import django_in_memory
-
-        django_in_memory()
-    try:
-        run(args.moves, show=args.show)
-    finally:
-        if args.database_url:
-            from django.db import connection
-
-            connection.creation.destroy_test_db(connection.settings_dict["NAME"], verbosity=0)
+    django_in_memory(args.database_url)
+    run(args.moves, show=args.show)
 
 
 def _xact_commits() -> int | None:
