@@ -25,15 +25,17 @@ def django_in_memory(database_url: str = "") -> None:
 
     # (No ``setup_test_environment``: it instruments every template render for the tests.)
     settings.ALLOWED_HOSTS = ["testserver"]
-    connection.creation.create_test_db(verbosity=0, keepdb=False)
+    connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
     if database_url:
         name = str(connection.settings_dict["NAME"])
 
         def drop() -> None:
-            connection.close()
-            # None of the pool's connections left to it, nor made again (django-stubs does not
-            # declare the PostgreSQL wrapper's ``close_pool``).
-            connection.close_pool()  # type: ignore[attr-defined]
-            connection.creation.destroy_test_db(name, verbosity=0)
+            """Drop it, though a thread of the benchmark may still hold a connection to it."""
+            import psycopg
+
+            server = {k: v for k, v in connection.get_connection_params().items() if k != "pool"}
+            server.update(dbname="postgres", autocommit=True)
+            with psycopg.connect(**server) as admin:
+                admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
         atexit.register(drop)
