@@ -4,8 +4,10 @@ the HTTP path: what a move costs the web process whichever way the page sends it
 Run from the repository root::
 
     .venv/bin/python benchmarks/bench_socket.py [--moves 200] [--via socket,http]
+        [--database-url postgres://...]
 
-Sets up a throw-away database (SQLite in memory, the in-memory channel layer), seats six
+Sets up a throw-away database (SQLite in memory, or with ``--database-url`` a fresh
+``test_<name>`` database on that PostgreSQL server; the in-memory channel layer), seats six
 players at a Pool 101 table, opens every seat's table socket (the real consumer, through
 channels' ``WebsocketCommunicator``) and plays ``--moves`` moves (pick from the closed deck,
 discard the card drawn). With ``socket`` the player on turn sends ``{"t":"move",...}`` on its
@@ -38,11 +40,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--moves", type=int, default=200)
     parser.add_argument("--via", default="socket,http")
+    parser.add_argument("--database-url", default="", help="PostgreSQL (a fresh test_<name>)")
     args = parser.parse_args()
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # the setup's ORM calls, between moves
     from benchmarks.in_memory import django_in_memory
 
-    django_in_memory()
+    django_in_memory(args.database_url)
     from django.conf import settings
 
     settings.SOCKET_MESSAGES_PER_S = 1000.0  # one socket plays every sixth move, fast

@@ -339,6 +339,12 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"max_connections": REDIS_MAX_CONNECTIONS}
+# Celery's Django fixup closes a worker process's database connections around every task and,
+# in the prefork pool, its whole connection pool: every timer sweep (four a second) then opened
+# two new PostgreSQL connections, about six transactions a sweep. With this set the fixup does
+# that only every so many tasks; in between each task hands its connection back to the
+# process's pool when it ends, as a request does (``rummy_site/celery.py``).
+CELERY_DB_REUSE_MAX = env_int("CELERY_DB_REUSE_MAX", 1000)
 # How Celery fires the deadlines: ``sweep`` (default) has beat send one sweep of the indexed
 # ``deadline`` column every ``TIMER_SWEEP_S`` seconds, firing every due game; ``eta`` also
 # queues one task per change with the deadline as its ETA (10-15 ms of worker CPU a move,

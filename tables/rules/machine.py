@@ -163,24 +163,68 @@ def _hints(cls: type) -> dict[str, Any]:
 
 def encode(value: object) -> Any:
     """A JSON-ready value: a card's code, a value's own ``to_json()``, a dataclass's fields,
-    lists for tuples, string keys for mappings."""
-    if isinstance(value, Card):
-        return value.code
-    own = getattr(value, "to_json", None)
-    if own is not None and not isinstance(value, type):
-        return own()
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return encode_fields(value)
-    if isinstance(value, (tuple, list)):
-        return [encode(item) for item in value]
-    if isinstance(value, Mapping):
-        return {str(key): encode(item) for key, item in value.items()}
-    return value
+    lists for tuples, string keys for mappings. How a value is encoded depends on its class
+    only, so it is worked out once per class (``_encoder_of``): a state of a few thousand
+    values is encoded on every move."""
+    encoder = _ENCODERS.get(type(value))
+    if encoder is None:
+        encoder = _encoder_of(type(value))
+    return encoder(value)
 
 
 def encode_fields(value: object) -> dict[str, Any]:
     """A dataclass's fields, each encoded."""
-    return {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(cast(Any, value))}
+    names = _FIELD_NAMES.get(type(value))
+    if names is None:
+        names = tuple(f.name for f in dataclasses.fields(cast(Any, value)))
+        _FIELD_NAMES[type(value)] = names
+    return {name: encode(getattr(value, name)) for name in names}
+
+
+def _same(value: object) -> object:
+    return value
+
+
+def _card_code(value: Any) -> Any:
+    return value.code
+
+
+def _own_json(value: Any) -> Any:
+    return value.to_json()
+
+
+def _items(value: Iterable[object]) -> list[Any]:
+    return [encode(item) for item in value]
+
+
+def _entries(value: Mapping[object, object]) -> dict[str, Any]:
+    return {str(key): encode(item) for key, item in value.items()}
+
+
+def _encoder_of(kind: type) -> Callable[[Any], Any]:
+    """How ``encode`` encodes a value of class ``kind`` (in this order: a card, a value with its
+    own ``to_json``, a dataclass, a tuple or list, a mapping, anything else as it is; a class
+    itself as it is)."""
+    if issubclass(kind, type):
+        encoder: Callable[[Any], Any] = _same
+    elif issubclass(kind, Card):
+        encoder = _card_code
+    elif getattr(kind, "to_json", None) is not None:
+        encoder = _own_json
+    elif dataclasses.is_dataclass(kind):
+        encoder = encode_fields
+    elif issubclass(kind, (tuple, list)):
+        encoder = _items
+    elif issubclass(kind, Mapping):
+        encoder = _entries
+    else:
+        encoder = _same
+    _ENCODERS[kind] = encoder
+    return encoder
+
+
+_ENCODERS: dict[type, Callable[[Any], Any]] = {}
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 def decode(tp: Any, data: Any) -> Any:

@@ -7,9 +7,12 @@ Lock order, always: the table, then its game, then that game's seats by primary 
 
 from __future__ import annotations
 
+import copy
 import math
 import secrets
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -23,6 +26,7 @@ from tables.models import LIVE_GAME_STATUSES, TABLE_NAME_RELATED, Deal, Game, Mo
 from tables.rules.engine_view import JsonObject, JsonValue
 from tables.rules.game import PointsSettled
 from tables.rules.variants import EngineAction, EngineSettings, EngineState, ServerEngine
+from tables.services._compiled import CompiledRead
 from tables.services.errors import NotFound, NotSeated, TableError, TableRefusal
 
 if TYPE_CHECKING:
@@ -200,18 +204,51 @@ def _tables_for_update() -> QuerySet[Table]:
     return Table.objects.select_for_update(of=("self",)).select_related(*TABLE_NAME_RELATED)
 
 
-def lock_context(*, table: Table, game_id: int, now: float) -> Ctx:
-    """Lock a game (its table already locked) and its seats, by primary key. The seats' users
-    are read, not locked: a player's row is locked only first, by a seating write
-    (``limits.player_lock``)."""
-    game = Game.objects.select_for_update().get(pk=game_id)
-    seats = list(
+# A game read with its table and what names the table (the template, a tournament table's round
+# and tournament).
+_GAME_TABLE_RELATED = ("table", *(f"table__{name}" for name in TABLE_NAME_RELATED))
+
+
+def _games_for_update() -> QuerySet[Game]:
+    """Games with their table, locking the table's row and then the game's in one statement:
+    ``FOR UPDATE OF`` the table, then the game locks them in the order it names them (the lock
+    order). The template and a tournament table's round are read, not locked."""
+    return Game.objects.select_for_update(of=("table", "self")).select_related(*_GAME_TABLE_RELATED)
+
+
+# The locks of every game write, compiled once (``_compiled``): the game with its table, the
+# game's seats with their users.
+_GAME_LOCKED: CompiledRead[Game] = CompiledRead(lambda pk: _games_for_update().filter(pk=pk))
+_SEATS_LOCKED: CompiledRead[Seat] = CompiledRead(
+    lambda game_id: (
         Seat.objects.select_for_update(of=("self",))
-        .filter(game=game)
+        .filter(game_id=game_id)
         .select_related("user")
         .order_by("pk")
     )
-    return Ctx(table=table, game=game, seats=seats, now=now)
+)
+
+
+_LIVE_GAME_LOCKED: CompiledRead[Game] = CompiledRead(
+    lambda table_id: (
+        _games_for_update()
+        .filter(table_id=table_id, status__in=LIVE_GAME_STATUSES)
+        .order_by("-pk")[:1]
+    )
+)
+
+
+def lock_context(*, table: Table, game_id: int, now: float) -> Ctx:
+    """Lock a game (its table already locked) and its seats, by primary key."""
+    game = Game.objects.select_for_update().get(pk=game_id)
+    return _seats_locked(table=table, game=game, now=now)
+
+
+def _seats_locked(*, table: Table, game: Game, now: float) -> Ctx:
+    """Lock the seats of a game whose table and game rows are locked, by primary key. The
+    seats' users are read, not locked: a player's row is locked only first, by a seating write
+    (``limits.player_lock``)."""
+    return Ctx(table=table, game=game, seats=_SEATS_LOCKED.rows(game.pk), now=now)
 
 
 def live_game_id(table: Table) -> int | None:
@@ -225,13 +262,25 @@ def live_game_id(table: Table) -> int | None:
 
 
 def lock_game(game_id: object, now: float) -> Ctx:
-    """Lock a game's table, the game and its seats (in that order)."""
+    """Lock a game's table, the game (one statement, in that order) and its seats."""
     if not isinstance(game_id, int) or isinstance(game_id, bool) or game_id <= 0:
         raise NotFound(TableRefusal.NO_SUCH_GAME)
-    table = _tables_for_update().filter(games__pk=game_id).first()  # one query: found and locked
-    if table is None:
+    found = _GAME_LOCKED.rows(game_id)
+    if not found:
         raise NotFound(TableRefusal.NO_SUCH_GAME)
-    return lock_context(table=table, game_id=game_id, now=now)
+    return _seats_locked(table=found[0].table, game=found[0], now=now)
+
+
+def lock_live_game(table_id: object, now: float) -> Ctx:
+    """Lock a table's game being played or waiting (its newest) with the table, in one
+    statement as ``lock_game`` does, and its seats. ``NotFound`` (``NO_SUCH_GAME``) when the
+    table has none, or there is no such table."""
+    if not isinstance(table_id, int) or isinstance(table_id, bool) or table_id <= 0:
+        raise NotFound(TableRefusal.NO_SUCH_GAME)
+    found = _LIVE_GAME_LOCKED.rows(table_id)
+    if not found:
+        raise NotFound(TableRefusal.NO_SUCH_GAME)
+    return _seats_locked(table=found[0].table, game=found[0], now=now)
 
 
 def check_user(user: User) -> None:
@@ -275,13 +324,81 @@ def record_move(
 
 def open_deal(ctx: Ctx) -> Deal | None:
     """The game's deal being played (``None`` between deals). The newest deal, open or not, is
-    kept as ``ctx.last_deal`` for the pushes (its shoe commitment)."""
+    kept as ``ctx.last_deal`` for the pushes (its shoe commitment). Read once per write, and
+    not at all when this process committed the version the game was locked at
+    (``deal_remember``)."""
     if not ctx.deals_read:
-        newest = Deal.objects.filter(game=ctx.game).order_by("-number").first()
+        known, newest = _deal_recalled(ctx)
+        if not known:
+            # The state before the deal is read by the replays, never by a write.
+            deals = Deal.objects.filter(game=ctx.game).defer("state_before")
+            newest = deals.order_by("-number").first()
         ctx.deals_read = True
         ctx.last_deal = newest
         ctx.deal_in_play = newest if newest is not None and newest.ended_at is None else None
     return ctx.deal_in_play
+
+
+def deal_known(ctx: Ctx) -> tuple[bool, Deal | None]:
+    """The game's newest deal, if known without a query: read by this write, remembered at the
+    version the game was locked at, or none before the game began (a deal is dealt only once
+    the game has its state). ``(False, None)`` when unknown."""
+    if ctx.deals_read:
+        return True, ctx.last_deal
+    if ctx.state is None:
+        return True, None
+    return _deal_recalled(ctx)
+
+
+# The newest deal of each game as this process last committed it, with the game's version
+# then. Every write that changes a game's deals (a new deal, its start, its end) bumps the
+# game's version in the same transaction, so a game still at that version still has that
+# newest deal, as it was: a write that locks it there reads no deal. Kept after the commit
+# only (a version rolled back could be taken again with another deal), as a copy without the
+# state before the deal (read from the database if ever asked for), least recently used first.
+_DEALS: OrderedDict[tuple[object, object], tuple[int, Deal | None]] = OrderedDict()
+_DEALS_LOCK = threading.Lock()
+_DEALS_MAX = 4096
+
+
+def _game_key(game: Game) -> tuple[object, object]:
+    """A game's identity for ``_DEALS``: its id and when it was created (an id can come back
+    after a rollback, as in the tests)."""
+    return (game.pk, game.created_at)
+
+
+def _deal_copy(deal: Deal | None) -> Deal | None:
+    """A copy of ``deal`` for one write or for ``_DEALS``: no related row cached with it, the
+    state before the deal left out."""
+    if deal is None:
+        return None
+    copied = copy.copy(deal)
+    copied._state.fields_cache = {}
+    copied.__dict__.pop("state_before", None)
+    return copied
+
+
+def deal_remember(*, game: Game, version: int, deal: Deal | None) -> None:
+    """Remember ``deal`` as the newest deal of ``game`` at ``version`` (after the commit)."""
+    entry = (version, _deal_copy(deal))
+    key = _game_key(game)
+    with _DEALS_LOCK:
+        _DEALS[key] = entry
+        _DEALS.move_to_end(key)
+        while len(_DEALS) > _DEALS_MAX:
+            _DEALS.popitem(last=False)
+
+
+def _deal_recalled(ctx: Ctx) -> tuple[bool, Deal | None]:
+    """The remembered newest deal of the game at the version it was locked at (a copy),
+    ``(False, None)`` when none is remembered at that version."""
+    key = _game_key(ctx.game)
+    with _DEALS_LOCK:
+        entry = _DEALS.get(key)
+        if entry is None or entry[0] != ctx.start_version:
+            return False, None
+        _DEALS.move_to_end(key)
+    return True, _deal_copy(entry[1])
 
 
 def player_status(ctx: Ctx, seat_no: int) -> str:

@@ -29,9 +29,12 @@ from tables.services import _context
 from tables.services._context import (
     Ctx,
     bot_seats,
+    deal_known,
+    deal_remember,
     engine_action,
     in_transaction,
     lock_game,
+    lock_live_game,
     open_deal,
     record_move,
     to_dt,
@@ -206,6 +209,7 @@ def save_game(ctx: Ctx) -> None:
     ctx.game.save(update_fields=GAME_MOVING_FIELDS)
     game_id, version, key = ctx.game.pk, ctx.game.version, state_key(ctx.game)
     deadline = ctx.game.deadline if ctx.game.status in LIVE_GAME_STATUSES else None
+    known, deal = deal_known(ctx)
     moved = TableMoved(
         table=ctx.table,
         game=ctx.game,
@@ -213,7 +217,7 @@ def save_game(ctx: Ctx) -> None:
         state=ctx.state,
         state_before=ctx.start_state,
         from_version=ctx.start_version,
-        deal=ctx.last_deal if ctx.deals_read else UNKNOWN_DEAL,
+        deal=deal if known else UNKNOWN_DEAL,
         moves=tuple(ctx.moves),
         money_moved=ctx.money_moved or ctx.game.status != GameStatus.RUNNING,
         lobby_changed=ctx.lobby_changed(),
@@ -221,6 +225,8 @@ def save_game(ctx: Ctx) -> None:
 
     def after_commit() -> None:
         game_state_remember(key=key, state=moved.state)
+        if known:
+            deal_remember(game=moved.game, version=version, deal=deal)
         push_observed(table_moved_publish, moved)
         if deadline is not None and _eta_timers():
             timer_schedule(game_id=game_id, version=version, deadline=deadline)
@@ -302,12 +308,24 @@ def deal_next(ctx: Ctx) -> Deal:
     return deal
 
 
-def game_write(*, game_id: object, now: float, body: Callable[[Ctx], T], save: bool = True) -> T:
+def game_write(
+    *,
+    game_id: object,
+    now: float,
+    body: Callable[[Ctx], T],
+    save: bool = True,
+    table_id: int | None = None,
+) -> T:
     """One transaction on a game: lock its table, the game and its seats, run ``body``, then
-    save (always, or with ``save=False`` only when ``body`` changed something)."""
+    save (always, or with ``save=False`` only when ``body`` changed something). With
+    ``game_id`` ``None``, the game is the live one of the table ``table_id``, found as it is
+    locked."""
 
     def work() -> T:
-        ctx = lock_game(game_id, now)
+        if game_id is None and table_id is not None:
+            ctx = lock_live_game(table_id, now)
+        else:
+            ctx = lock_game(game_id, now)
         result = body(ctx)
         if save or ctx.changed:
             save_game(ctx)

@@ -91,7 +91,7 @@ def _payload_check(*, action: object, payload: object) -> None:
 
 def game_act(
     *,
-    game_id: int,
+    game_id: int | None,
     user: User,
     action: str,
     expected_version: int,
@@ -100,7 +100,9 @@ def game_act(
     table_id: int | None = None,
 ) -> Game:
     """Apply one player action for ``user``'s seat, judged at ``now`` by the server's clock.
-    With ``table_id``, the game must be that table's (``NotFound`` otherwise).
+    With ``table_id``, the game must be that table's (``NotFound`` otherwise); with
+    ``table_id`` and no ``game_id``, the game is that table's live one (``NotFound`` when it
+    has none), found as it is locked.
     ``action`` is a name of ``PLAYER_ACTIONS``, ``payload`` its fields (card codes as text),
     e.g. ``action="discard", payload={"card": "QH"}``.
 
@@ -132,6 +134,7 @@ def game_act(
 
     return _on_time(
         game_id=game_id,
+        table_id=table_id,
         now=now,
         expected_version=expected_version,
         independent=action in INDEPENDENT_ACTIONS,
@@ -166,7 +169,8 @@ class _Outcome:
 
 def _on_time(
     *,
-    game_id: int,
+    game_id: int | None,
+    table_id: int | None = None,
     now: float,
     expected_version: int,
     independent: bool,
@@ -193,7 +197,7 @@ def _on_time(
         except (TableError, RulesError) as exc:
             return _Outcome(game=ctx.game, refusal=exc)
 
-    outcome = game_write(game_id=game_id, now=now, body=body)
+    outcome = game_write(game_id=game_id, table_id=table_id, now=now, body=body)
     if outcome.refusal is not None:
         raise outcome.refusal
     return outcome.game
@@ -245,14 +249,24 @@ def deal_arrange(
     )
 
 
-def deal_sort(*, game_id: int, user: User, expected_version: int, now: float | None = None) -> Game:
+def deal_sort(
+    *,
+    game_id: int | None,
+    user: User,
+    expected_version: int,
+    now: float | None = None,
+    table_id: int | None = None,
+) -> Game:
     """Auto-sort: arrange ``user``'s hand into its best arrangement (the lowest count; a valid
     show when there is one), the loose cards last. 13-card games only. Like every arrangement
-    it does not depend on the others' moves, so it carries no version check."""
+    it does not depend on the others' moves, so it carries no version check. With
+    ``table_id`` and no ``game_id``: the table's live game (as ``game_act``)."""
     now = now_or_clock(now)
     check_request(user=user, expected_version=expected_version)
 
     def act(ctx: Ctx, seen: int) -> Game:
+        if table_id is not None and ctx.table.pk != table_id:
+            raise NotFound(TableRefusal.NO_SUCH_GAME)
         seat = _playing_seat(ctx, user)
         if not ctx.engine.traits.sorts_hand:
             raise ActionNotAllowed(TableRefusal.SORT_THIRTEEN)
@@ -266,7 +280,12 @@ def deal_sort(*, game_id: int, user: User, expected_version: int, now: float | N
         return ctx.game
 
     return _on_time(
-        game_id=game_id, now=now, expected_version=expected_version, independent=True, act=act
+        game_id=game_id,
+        table_id=table_id,
+        now=now,
+        expected_version=expected_version,
+        independent=True,
+        act=act,
     )
 
 

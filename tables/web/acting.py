@@ -93,39 +93,55 @@ def table_act(*, table_id: int, user: User, fields: Mapping[str, str]) -> int:
     valid = form.is_valid()  # refused below, once the table is known to exist
     values: dict[str, object] = form.cleaned_data
     action = str(values.get("action") or "")
-    # The page names the game it plays (one statement fewer than finding the table's live
-    # game); the service checks that it is this table's.
+    # The page names the game it plays (the service checks that it is this table's). Sorting,
+    # arranging and leaving act on the table's live game whatever game the page shows, as does
+    # a form that names none: the service finds it as it locks it.
     game_id = _game_number(str(values.get("game") or ""))
-    table: Table | None = None
-    if game_id is None or action in ("sort", "leave", "arrange"):
-        table = Table.objects.select_related("template").get(pk=table_id)
-        live = live_game(table)
-        if live is None:
-            raise BadForm(_("No game is being played at this table."))
-        game_id = live.pk
+    by_table = game_id is None or action in ("sort", "leave", "arrange")
     if not valid:
+        if by_table:
+            _live_game_of(table_id)
         raise BadForm(form.first_error())
     version = int(str(values["version"]))
-    if action == "sort":
-        return services.deal_sort(game_id=game_id, user=user, expected_version=version).version
     if action == "leave":
-        assert table is not None
+        table = Table.objects.select_related("template").get(pk=table_id)
+        game = _live_game_of(table_id)
         services.table_leave(table=table, user=user)
-        found = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
+        found = Game.objects.filter(pk=game.pk).values_list("version", flat=True).first()
         return int(found or 0)
-    # Arranging is not a move: it only orders the player's own cards, and the engine accepts it
-    # only if it holds exactly the cards in hand. It is one of the service's
-    # ``INDEPENDENT_ACTIONS``, which carry no version check, so a drag made on a page a push has
-    # since overtaken (a computer player's move) still applies, in one call.
-    game = services.game_act(
-        game_id=game_id,
-        user=user,
-        action=action,
-        expected_version=version,
-        payload=_action_payload(action, values),
-        table_id=None if action == "arrange" else table_id,
-    )
+    try:
+        if action == "sort":
+            sorted_game = services.deal_sort(
+                game_id=None, table_id=table_id, user=user, expected_version=version
+            )
+            return sorted_game.version
+        # Arranging is not a move: it only orders the player's own cards, and the engine
+        # accepts it only if it holds exactly the cards in hand. It is one of the service's
+        # ``INDEPENDENT_ACTIONS``, which carry no version check, so a drag made on a page a push
+        # has since overtaken (a computer player's move) still applies, in one call.
+        game = services.game_act(
+            game_id=None if by_table else game_id,
+            user=user,
+            action=action,
+            expected_version=version,
+            payload=_action_payload(action, values),
+            table_id=table_id,
+        )
+    except services.NotFound as exc:
+        if by_table and exc.code == services.TableRefusal.NO_SUCH_GAME:
+            _live_game_of(table_id)  # no such table, or no game at it: refused in those words
+        raise
     return game.version
+
+
+def _live_game_of(table_id: int) -> Game:
+    """The table's live game; ``Table.DoesNotExist`` for an unknown table, ``BadForm`` when no
+    game is being played at it."""
+    live = live_game(table_id)
+    if live is None:
+        Table.objects.filter(pk=table_id).values_list("pk", flat=True).get()
+        raise BadForm(_("No game is being played at this table."))
+    return live
 
 
 @dataclass(frozen=True, slots=True)
