@@ -115,11 +115,9 @@ def run(moves: int, *, show: bool) -> None:
     from django.conf import settings
 
     from benchmarks.bench_push import six_seat_table
-    from tables.engines import engine_of, game_state
+    from benchmarks.bench_socket import next_move
     from tables.live import presence
     from tables.live.moves import socket_move
-    from tables.models import Game
-    from tables.rules.game import GameState
 
     settings.SOCKET_MESSAGES_PER_S = 1000.0
     table, users = six_seat_table("sql")
@@ -131,20 +129,10 @@ def run(moves: int, *, show: bool) -> None:
     per_move: dict[str, list[tuple[int, int, int | None]]] = {"pick_closed": [], "discard": []}
     last: dict[str, Counted] = {}
     for _ in range(moves):
-        game = Game.objects.get(table=table)
-        state = game_state(game)
-        if not isinstance(state, GameState) or state.deal is None or state.deal.turn is None:
+        found = next_move(table)
+        if found is None:
             break
-        seat_no = state.deal.turn
-        view = engine_of(game.variant).view(state, seat_no)
-        fields = {"version": str(game.version), "game": str(game.pk)}
-        if "pick_closed" in view.allowed:
-            fields["action"] = "pick_closed"
-        else:
-            hand = view.hand
-            assert hand is not None
-            fields["action"] = "discard"
-            fields["card"] = hand.picked or hand.groups[-1][-1]
+        seat_no, fields = found
         before = _xact_commits()
         with statements_counted() as counted:
             done = socket_move(table_id=table.pk, user=users[seat_no - 1], fields=fields)

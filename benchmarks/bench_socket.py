@@ -53,7 +53,7 @@ def main() -> None:
         asyncio.run(run(via, args.moves))
 
 
-def _next_move(table: Any) -> tuple[int, dict[str, str]] | None:
+def next_move(table: Any) -> tuple[int, dict[str, str]] | None:
     """The seat on turn and its move's fields (pick closed, then discard what it drew)."""
     from tables.engines import engine_of, game_state
     from tables.models import Game
@@ -153,7 +153,7 @@ async def run(via: str, moves: int) -> None:
     sizes: list[int] = []
     counter = 0
     for _ in range(moves):
-        found = await database_sync_to_async(_next_move)(table)
+        found = await database_sync_to_async(next_move)(table)
         if found is None:
             break
         seat_no, fields = found
