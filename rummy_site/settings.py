@@ -245,7 +245,9 @@ if REDIS_URL:
     # The socket timeout must outlast the core layer's 5 s blocking read, or an idle consumer's
     # read times out and its socket closes.
     # A burst of sockets opening at once takes a connection each for its group joins: the
-    # layer's pool per process is larger than the cache's (``REDIS_LAYER_MAX_CONNECTIONS``).
+    # layer's pool per process is larger than the cache's (``REDIS_LAYER_MAX_CONNECTIONS``), and
+    # past it a join waits for a free connection (``REDIS_LAYER_POOL_TIMEOUT_S``,
+    # rummy_site/channel_layer.py) instead of failing.
     _redis_host = {
         "address": REDIS_URL,
         "max_connections": env_int("REDIS_LAYER_MAX_CONNECTIONS", 500),
@@ -274,9 +276,10 @@ if REDIS_URL:
     else:
         CHANNEL_LAYERS = {
             "default": {
-                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "BACKEND": "rummy_site.channel_layer.WaitingRedisChannelLayer",
                 "CONFIG": {
                     "hosts": [_redis_host],
+                    "pool_timeout": env_float("REDIS_LAYER_POOL_TIMEOUT_S", 10.0),
                     "capacity": env_int("CHANNEL_LAYER_CAPACITY", 1500),
                     "expiry": env_int("CHANNEL_LAYER_EXPIRY_S", 10),
                 },

@@ -142,7 +142,7 @@ def test_database_url_selects_postgres_through_a_bounded_pool():
     assert engine == "django.db.backends.postgresql"
     assert int(max_age) == 0  # no persistent connection outside the pool
     assert int(pool_max) == 7
-    assert layer == "channels_redis.core.RedisChannelLayer"
+    assert layer == "rummy_site.channel_layer.WaitingRedisChannelLayer"
     assert int(max_conn) > 0
     assert broker == "redis://cache.example:6379/0"
     assert timers == "celery"
