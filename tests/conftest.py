@@ -96,13 +96,11 @@ def _lobby_pushed_at_once() -> Any:
 
 
 @pytest.fixture(autouse=True)
-def _fresh_channel_layer() -> Iterator[None]:
+def _fresh_channel_layer() -> None:
     """Every test gets a channel layer of its own. Each test runs its sockets in an event loop
     of its own, and a layer keeps per-loop state (the Redis layer's receive lock and buffers, the
     table relay's receive in ``tables.live.fanout``): a receive another test's loop left behind
     must not meet this test's loop on one shared layer."""
     from channels.layers import channel_layers
 
-    channel_layers.backends.clear()
-    yield
     channel_layers.backends.clear()

@@ -104,17 +104,15 @@ def test_every_socket_of_a_table_reaches_the_same_web_process_and_tables_spread(
 
 def _two_seat_game(monkeypatch: pytest.MonkeyPatch, user_factory: Callable[..., Any]) -> Any:
     """A two-seat cash Pool 101 table with long turns, both seats taken, seat 1 to play."""
-    from ledger.services import wallet_deposit
     from tables import services
     from tables.models import TableTemplate
     from tables.services import _context
+    from tests.tables.tables_testkit import fund
 
     monkeypatch.setattr(_context, "game_toss", lambda *, game, seats: 1)
     users = [user_factory(), user_factory()]
     for user in users:
-        wallet_deposit(
-            user=user, currency="cash", amount=10_000, idempotency_key=f"t:fund:{user.pk}"
-        )
+        fund(user, 10_000)
     template = TableTemplate(
         name="Owner killed",
         variant="pool101",
