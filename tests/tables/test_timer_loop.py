@@ -25,10 +25,15 @@ def sweeps():
         loop.loop_tick_signal.disconnect(dispatch_uid=name)
 
 
-def _ticks(count: int) -> None:
+def _ticks(count: int, heard: list[str]) -> None:
+    """Run the loop until the last sweep has been heard ``count`` times (at most 10 s: a loaded
+    machine may take a while over its first tick)."""
+
     async def run() -> None:
         task = asyncio.create_task(loop.timer_loop(interval=0.01))
-        await asyncio.sleep(0.01 * count + 0.5)
+        deadline = asyncio.get_running_loop().time() + 10
+        while heard.count("last") < count and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.01)
         task.cancel()
 
     async_to_sync(run)()
@@ -45,7 +50,7 @@ def test_registered_sweeps_run_on_the_tick_and_a_failing_one_stops_none(sweeps, 
     sweeps("test-first", lambda: heard.append("second"))  # the same name: the first kept
     sweeps("test-fails", fails)
     sweeps("test-last", lambda: heard.append("last"))
-    _ticks(3)
+    _ticks(3, heard)
     assert heard and "second" not in heard
     assert heard[:2] == ["first", "last"]  # in the order registered, the failure in between
     # Every tick, not once (the last tick may be cut between the two by the loop's end).
