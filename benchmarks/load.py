@@ -17,7 +17,8 @@ pushed to a seat when that seat's socket receives a frame for the move's version
 
 Printed per level: actions/s, POST p50/p95/p99, push to every other seat p50/p99, lost pushes
 (a seat that never heard of a move within 10 s), errors, server CPU per action (the ``--pids``
-processes' CPU time over the level divided by its actions) and the most PostgreSQL
+processes' CPU time over the level divided by its actions; the level starts once they are
+quiet after the sockets' connects, whose CPU is printed apart) and the most PostgreSQL
 connections held (``--database-url``; pg_stat_activity of that database); with
 ``--proxy-pids`` the proxy's CPU per action apart. A socket the server closes with a retry
 code (1012 when a web process restarts) is reopened as the page does, and the time from the
@@ -51,6 +52,7 @@ if str(ROOT) not in sys.path:
 from benchmarks.load_player import Seat, Stats, listen, new_client, play_table, refetch, watch_lobby  # noqa: E402
 from benchmarks.load_report import HEADER, pct, print_level  # noqa: E402
 from benchmarks.load_samplers import (  # noqa: E402
+    cpu_by_command,
     cpu_seconds,
     database_counts,
     redis_commands,
@@ -104,6 +106,7 @@ async def play_chunk(
     ]
     stats.frames.clear()
     stats.move_bytes = stats.lobby_frames = stats.lobby_bytes = 0
+    stats.since = stats.refetches = 0  # the level's own (each page loaded its view as it opened)
     await asyncio.sleep(args.duration)
     stop.set()
     await asyncio.gather(*players, return_exceptions=True)
@@ -118,10 +121,33 @@ async def play_chunk(
 
 
 def _worker(
-    tables: list[dict[str, Any]], args: Any, lobby: int, barrier: Any, results: Any
+    tables: list[dict[str, Any]], args: Any, lobby: int, barriers: tuple[Any, Any], results: Any
 ) -> None:
-    stats = asyncio.run(play_chunk(tables, args, lobby, lambda: barrier.wait(timeout=600)))
+    ready, go = barriers
+
+    def start() -> None:
+        ready.wait(timeout=600)  # every socket of every worker open
+        go.wait(timeout=900)  # the servers quiet again (``settle``)
+
+    stats = asyncio.run(play_chunk(tables, args, lobby, start))
     results.put(stats)
+
+
+def settle(pids: list[int], *, quiet_share: float, timeout: float) -> float:
+    """Wait until the ``pids`` use less than ``quiet_share`` of a core each for two seconds
+    in a row (the work the sockets' connects queued is done: a seat coming back is a write
+    and a push, a seat gone after the last run's close another), at most ``timeout`` s;
+    how long it took."""
+    started = time.perf_counter()
+    if not pids:
+        return 0.0
+    before, quiet = cpu_seconds(pids), 0
+    while quiet < 2 and time.perf_counter() - started < timeout:
+        time.sleep(1.0)
+        now = cpu_seconds(pids)
+        quiet = quiet + 1 if now - before < quiet_share * len(pids) else 0
+        before = now
+    return time.perf_counter() - started
 
 
 def _merged(parts: list[Stats]) -> Stats:
@@ -140,21 +166,32 @@ def run_level(tables: list[dict[str, Any]], args: Any) -> dict[str, Any]:
     process only measures the servers (CPU, PostgreSQL, Redis) over the same window."""
     procs = max(1, min(args.procs, len(tables)))
     context = multiprocessing.get_context("fork")
-    barrier = context.Barrier(procs + 1)
+    barriers = (context.Barrier(procs + 1), context.Barrier(procs + 1))
     results = context.Queue()
     workers = [
         context.Process(
             target=_worker,
-            args=(tables[i::procs], args, args.lobby // procs, barrier, results),
+            args=(tables[i::procs], args, args.lobby // procs, barriers, results),
             daemon=True,
         )
         for i in range(procs)
     ]
+    connect_cpu = cpu_seconds(args.pids)
+    connecting = time.perf_counter()
     for worker in workers:
         worker.start()
-    barrier.wait(timeout=600)  # every socket open
-    print(f"# {len(tables)} tables via {args.via}: every socket open, playing", flush=True)
+    barriers[0].wait(timeout=600)  # every socket open
+    waited = settle(args.pids, quiet_share=args.quiet, timeout=args.settle)
+    connect_cpu = cpu_seconds(args.pids) - connect_cpu
+    print(
+        f"# {len(tables)} tables via {args.via}: every socket open after"
+        f" {time.perf_counter() - connecting - waited:.0f} s, the servers quiet {waited:.0f} s"
+        f" later; {connect_cpu:.1f} s of their CPU for the connects; playing",
+        flush=True,
+    )
+    barriers[1].wait(timeout=600)
     cpu_before = [cpu_seconds([pid]) for pid in args.pids]
+    machine_before = cpu_by_command()
     proxy_before = cpu_seconds(args.proxy_pids)
     counts_before = database_counts(args.database_url, args.pgbouncer_admin)
     redis_before = redis_commands(args.redis_url)
@@ -163,6 +200,10 @@ def run_level(tables: list[dict[str, Any]], args: Any) -> dict[str, Any]:
     asyncio.run(sample(args, peak, backlog))
     wall = time.perf_counter() - started
     cpu = [cpu_seconds([pid]) - before for pid, before in zip(args.pids, cpu_before, strict=True)]
+    machine = {
+        name: (seconds - machine_before.get(name, 0.0)) / wall
+        for name, seconds in cpu_by_command().items()
+    }
     rss = rss_kib(args.pids)
     proxy_cpu = cpu_seconds(args.proxy_pids) - proxy_before
     counts = [
@@ -209,6 +250,7 @@ def run_level(tables: list[dict[str, Any]], args: Any) -> dict[str, Any]:
         "bytes_per_action": stats.move_bytes / actions if actions else 0,
         "lobby_frames_per_s": stats.lobby_frames / wall / max(1, args.lobby),
         "rss_kib": rss,
+        "cores_by_command": sorted(machine.items(), key=lambda kv: -kv[1])[:7],
         "layer_backlog_peak": backlog[0] if args.redis_url else None,
     }
 
@@ -245,6 +287,16 @@ def main() -> None:
     )
     parser.add_argument(
         "--procs", type=int, default=1, help="worker processes playing the tables (split evenly)"
+    )
+    parser.add_argument(
+        "--settle",
+        type=float,
+        default=120.0,
+        help="before a level, wait up to this many seconds for the --pids to go quiet (the"
+        " connects' writes and pushes done), so a move's CPU is the moves' own (0: no wait)",
+    )
+    parser.add_argument(
+        "--quiet", type=float, default=0.05, help="the share of a core that counts as quiet"
     )
     args = parser.parse_args()
     args.pids = [int(p) for p in args.pids.split(",") if p]

@@ -51,6 +51,9 @@ def print_level(via: str, r: dict[str, Any], args: Any) -> None:
         f" {r['lobby_frames_per_s']:.2f}/s a socket; RSS KiB {r['rss_kib']}",
         flush=True,
     )
+    held = [(name, share) for name, share in r["cores_by_command"] if share >= 0.01]
+    cores = ", ".join(f"{name} {share:.2f}" for name, share in held)
+    print(f"        cores held over the level, by process: {cores}", flush=True)
     if r["layer_backlog_peak"] is not None:
         print(
             f"        channel layer: at most {r['layer_backlog_peak']} messages waiting"

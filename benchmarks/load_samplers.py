@@ -20,6 +20,26 @@ def cpu_seconds(pids: list[int]) -> float:
     return total
 
 
+def cpu_by_command() -> dict[str, float]:
+    """The CPU seconds every process of the machine has used so far, summed by its command
+    name (``daphne``, ``postgres``, ``redis-server``, ``celery``, ``nginx``, ``python`` for the
+    harness's own workers): which processes held the cores over a level."""
+    totals: dict[str, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                head, _, rest = stat.read().rpartition(")")
+        except OSError:  # gone meanwhile
+            continue
+        name = head.partition("(")[2]
+        fields = rest.split()
+        totals[name] = totals.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / tick
+    return totals
+
+
 async def pg_connections(url: str | None, stop: asyncio.Event, peak: list[int]) -> None:
     if not url:
         return
