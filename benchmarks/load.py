@@ -9,11 +9,12 @@ the exact commands), then::
         [--pids 1234,1235] [--database-url postgres://postgres@127.0.0.1:5432/bench]
 
 For each level (a number of concurrent tables from the fixture) every player of those tables
-opens the table's WebSocket with a logged-in session (players are spread over the ``--url``
-servers), then each table plays at the set pace: every ``--interval`` seconds (jittered) the
-player whose turn it is sends the next move the page offers it (pick from the closed deck,
-then discard the card just taken) as the page's POST /tables/<id>/act does. A move counts as
-pushed to a seat when that seat's socket receives a frame for the move's version or later.
+loads the table's view, then opens the table's WebSocket with a logged-in session (players are
+spread over the ``--url`` servers), then each table plays at the set pace: every ``--interval``
+seconds (jittered) the player whose turn it is sends the next move the page offers it (pick from
+the closed deck, then discard the card just taken) as the page's POST /tables/<id>/act does. A
+move counts as pushed to a seat when that seat's socket receives a frame for the move's version
+or later.
 
 Printed per level: actions/s, POST p50/p95/p99, push to every other seat p50/p99, lost pushes
 (a seat that never heard of a move within 10 s), errors, server CPU per action (the ``--pids``
@@ -90,13 +91,15 @@ async def play_chunk(
     for i in range(lobby):
         listeners.append(asyncio.create_task(watch_lobby(urls[i % len(urls)], stop, stats)))
     for seats in seats_by_table:  # players arrive a table at a time, as pages load
+        # As the page does: its view first, then its socket, whose first frame (``sync``)
+        # names the version the page shows unless something moved in between.
+        await asyncio.gather(*(refetch(s) for s in seats))
         readies = []
         for seat in seats:
             ready = asyncio.Event()
             readies.append(ready)
             listeners.append(asyncio.create_task(listen(seat, stop, ready, stats)))
         await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), timeout=120)
-        await asyncio.gather(*(refetch(s) for s in seats))  # every page starts from its view
     limits = httpx.Limits(max_connections=500, max_keepalive_connections=500)
     clients = {u: new_client(u, limits=limits, timeout=30) for u in urls}
     await asyncio.get_running_loop().run_in_executor(None, start)

@@ -20,10 +20,26 @@ def cpu_seconds(pids: list[int]) -> float:
     return total
 
 
+def _script_of(pid: str) -> str | None:
+    """What a Python process runs: its module (``-m``) or script's name."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+            args = cmdline.read().decode(errors="replace").split("\0")
+    except OSError:
+        return None
+    for i, arg in enumerate(args[1:], start=1):
+        if arg == "-m" and i + 1 < len(args):
+            return args[i + 1]
+        if not arg.startswith("-"):
+            return arg.rsplit("/", 1)[-1]
+    return None
+
+
 def cpu_by_command() -> dict[str, float]:
     """The CPU seconds every process of the machine has used so far, summed by its command
-    name (``daphne``, ``postgres``, ``redis-server``, ``celery``, ``nginx``, ``python`` for the
-    harness's own workers): which processes held the cores over a level."""
+    name (``daphne``, ``postgres``, ``redis-server``, ``celery``, ``nginx``; a Python process by
+    its module or script: ``rummy_site.graceful`` for ``deploy/``'s web processes, ``load.py``
+    for the harness's own workers): which processes held the cores over a level."""
     totals: dict[str, float] = {}
     tick = os.sysconf("SC_CLK_TCK")
     for entry in os.listdir("/proc"):
@@ -35,6 +51,8 @@ def cpu_by_command() -> dict[str, float]:
         except OSError:  # gone meanwhile
             continue
         name = head.partition("(")[2]
+        if name.startswith("python"):  # a Python server or the harness: by its script
+            name = _script_of(entry) or name
         fields = rest.split()
         totals[name] = totals.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / tick
     return totals
