@@ -11,10 +11,16 @@ groups were left to expire instead of being left (the load harness's 1,000-table
 Here the pool is redis-py's ``BlockingConnectionPool``: past ``max_connections`` a command waits
 up to ``pool_timeout`` seconds for a connection another command hands back, so a burst is served
 a pool's worth at a time instead of failing.
+
+Both layers here (this one, and the in-memory one of the embedded default) also tell whether a
+group has a member other than a given channel (``group_has_other``): a web process that holds
+every socket of a table (the proxy hashes a table's sockets to one process) publishes its
+changes to its own sockets from memory and need not send the group a message only it would get.
 """
 
 from __future__ import annotations
 
+from channels.layers import InMemoryChannelLayer
 from channels_redis.core import RedisChannelLayer
 from redis.asyncio import BlockingConnectionPool
 
@@ -30,3 +36,17 @@ class WaitingRedisChannelLayer(RedisChannelLayer):  # type: ignore[misc]  # chan
         host = dict(self.hosts[index])
         address = host.pop("address")
         return BlockingConnectionPool.from_url(address, timeout=self.pool_timeout, **host)
+
+    async def group_has_other(self, group: str, channel: str) -> bool:
+        """Whether ``group`` has a member besides ``channel`` (one ``ZRANGE``; a member past
+        its expiry that ``group_send`` would drop first still counts: a message too many)."""
+        key = self._group_key(group)
+        members = await self.connection(self.consistent_hash(group)).zrange(key, 0, -1)
+        return any(member.decode() != channel for member in members)
+
+
+class MemoryChannelLayer(InMemoryChannelLayer):
+    """channels' in-memory layer (one process: the embedded default) with ``group_has_other``."""
+
+    async def group_has_other(self, group: str, channel: str) -> bool:
+        return any(member != channel for member in self.groups.get(group, {}))

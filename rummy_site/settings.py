@@ -286,7 +286,7 @@ if REDIS_URL:
             }
         }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "rummy_site.channel_layer.MemoryChannelLayer"}}
 
 # Sessions live in the database: logging in, the lobby and play go on while Redis is down.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"

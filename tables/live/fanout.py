@@ -10,7 +10,9 @@ seat's online badge) go
   (a move on a socket, a badge, a POST answered by this process): no Redis, no serialising;
 - as one message to the table's group for every other process that holds sockets of the table,
   whose relay hands each event to its own sockets of the table: the felt to all of them, a
-  seat's parts only to that seat's player. This process's relay drops its own message.
+  seat's parts only to that seat's player. When the group has no member but this process's
+  relay (the usual case behind the proxy), no message is sent; else this process's relay drops
+  its own.
 
 A change made where no socket is held (a Celery worker's timer, the embedded timer loop's thread)
 goes only to the group. With the proxy hashing every socket of a table to one web process
@@ -170,6 +172,8 @@ async def table_publish(table_id: int, events: Sequence[Event]) -> None:
     process = _processes.get(asyncio.get_running_loop())
     if process is not None:
         await _hand_out(process, table_id, events)
+        if not await _others_listen(process, table_id):
+            return  # every socket of the table is here: no other process to tell
     layer = process.layer if process is not None else get_channel_layer()
     if layer is None:
         return
@@ -180,6 +184,20 @@ async def table_publish(table_id: int, events: Sequence[Event]) -> None:
         "events": list(events),
     }
     await layer.group_send(table_group(table_id), message)
+
+
+class _KnowsMembers(Protocol):
+    async def group_has_other(self, group: str, channel: str) -> bool: ...
+
+
+async def _others_listen(process: _Process, table_id: int) -> bool:
+    """Whether another process holds sockets of the table (is in its group besides this
+    process's relay). A layer that cannot tell (the pub/sub one) is told every change."""
+    layer = process.layer
+    if not hasattr(layer, "group_has_other"):
+        return True
+    members: _KnowsMembers = layer
+    return await members.group_has_other(table_group(table_id), process.channel)
 
 
 async def _hand_out(process: _Process, table_id: int, events: Sequence[Event]) -> None:

@@ -160,7 +160,7 @@ def test_embedded_default_uses_sqlite_immediate_and_in_memory_layer():
     assert result.stdout.split() == [
         "ledger.backends.sqlite3",
         "IMMEDIATE",
-        "channels.layers.InMemoryChannelLayer",
+        "rummy_site.channel_layer.MemoryChannelLayer",
         "loop",
     ]
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from test_consumers import _connected, _cookie_for, _heard, _text
 from test_socket_moves import _fields, _frames_until_answer, _login, _socket
@@ -161,3 +162,53 @@ def test_the_process_leaves_the_tables_group_with_its_last_socket(two):
     left, heard = async_to_sync(scenario)()
     assert left == 0
     assert heard == [felt]
+
+
+def test_a_process_holding_every_socket_of_the_table_sends_the_group_nothing(two, monkeypatch):
+    """Behind the proxy every socket of a table reaches one process: its moves go to its own
+    sockets from memory and no message goes to the table's group, which has no other member;
+    once another process joins the group, the next move is sent to it."""
+    headers = {seat: _login(two.users[seat])[1] for seat in (1, 2)}
+    layer = get_channel_layer()
+    assert layer is not None
+    sends: list[str] = []
+    group_send = layer.group_send
+
+    async def counted(group: str, message: dict[str, Any]) -> None:
+        sends.append(group)
+        await group_send(group, message)
+
+    monkeypatch.setattr(layer, "group_send", counted)
+    pick = _fields(two, "pick_closed")
+
+    async def scenario() -> tuple[list[str], list[str], list[dict[str, Any]]]:
+        mover, seat2 = (_socket(two.table, h) for h in (headers[1], headers[2]))
+        for ws in (mover, seat2):
+            await _connected(ws)
+        for ws in (mover, seat2):
+            await _heard(ws, quiet=0.2)  # the badges
+        sends.clear()
+        await mover.send_json_to({"t": "move", "a": 1, "d": pick})
+        await _frames_until_answer(mover, 1)
+        alone = await _heard(seat2)
+        sent_alone = list(sends)
+        other_process = await layer.new_channel()
+        await layer.group_add(fanout.table_group(two.table.pk), other_process)
+        discard = await database_sync_to_async(
+            lambda: _fields(two, "discard", card=two.view(1)["hand"]["picked"])
+        )()
+        await mover.send_json_to({"t": "move", "a": 2, "d": discard})
+        await _frames_until_answer(mover, 2)
+        await _heard(seat2)
+        sent = await _messages(layer, other_process)
+        await layer.group_discard(fanout.table_group(two.table.pk), other_process)
+        for ws in (mover, seat2):
+            await ws.disconnect()
+        return sent_alone, alone, sent
+
+    sent_alone, alone, sent = async_to_sync(scenario)()
+    assert sent_alone == []  # the first move: nobody else to tell
+    heard = [json.loads(t) for t in alone]  # this process's other socket heard the move
+    assert heard[0]["t"] == "felt" and heard[0]["v"] == two.game().version - 1
+    (message,) = sent  # the second move: one message for the process that joined
+    assert message["type"] == fanout.RELAY_EVENT and message["table"] == two.table.pk
