@@ -10,14 +10,17 @@ from typing import Any
 from urllib.parse import urlparse
 
 
+def _stat(pid: int | str) -> tuple[str, float]:
+    """A process's command name and the CPU seconds it has used (``/proc/<pid>/stat``)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        head, _, rest = stat.read().rpartition(")")
+    fields = rest.split()
+    utime_stime = int(fields[11]) + int(fields[12])
+    return head.partition("(")[2], utime_stime / os.sysconf("SC_CLK_TCK")
+
+
 def cpu_seconds(pids: list[int]) -> float:
-    total = 0.0
-    tick = os.sysconf("SC_CLK_TCK")
-    for pid in pids:
-        with open(f"/proc/{pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-        total += (int(fields[11]) + int(fields[12])) / tick  # utime + stime
-    return total
+    return sum(_stat(pid)[1] for pid in pids)
 
 
 def _script_of(pid: str) -> str | None:
@@ -41,20 +44,16 @@ def cpu_by_command() -> dict[str, float]:
     its module or script: ``rummy_site.graceful`` for ``deploy/``'s web processes, ``load.py``
     for the harness's own workers): which processes held the cores over a level."""
     totals: dict[str, float] = {}
-    tick = os.sysconf("SC_CLK_TCK")
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
-            with open(f"/proc/{entry}/stat") as stat:
-                head, _, rest = stat.read().rpartition(")")
+            name, seconds = _stat(entry)
         except OSError:  # gone meanwhile
             continue
-        name = head.partition("(")[2]
         if name.startswith("python"):  # a Python server or the harness: by its script
             name = _script_of(entry) or name
-        fields = rest.split()
-        totals[name] = totals.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / tick
+        totals[name] = totals.get(name, 0.0) + seconds
     return totals
 
 
