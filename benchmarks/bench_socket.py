@@ -48,6 +48,10 @@ def main() -> None:
     django_in_memory(args.database_url)
     from django.conf import settings
 
+    from rummy_site.gc_settle import gc_settle
+
+    gc_settle()  # as rummy_site/asgi.py does in daphne
+
     settings.SOCKET_MESSAGES_PER_S = 1000.0  # one socket plays every sixth move, fast
     for via in args.via.split(","):
         asyncio.run(run(via, args.moves))

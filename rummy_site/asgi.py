@@ -31,3 +31,7 @@ application: ProtocolTypeRouter | TimerLoopMiddleware = ProtocolTypeRouter(
 if settings.TIMERS_BACKEND == "loop":
     # Embedded default: the web process fires the timers itself (see tables/timers/loop.py).
     application = TimerLoopMiddleware(application)
+
+from rummy_site.gc_settle import gc_settle  # noqa: E402
+
+gc_settle()  # last: everything the process loads at start is loaded (rummy_site/gc_settle.py)

@@ -330,6 +330,9 @@ SOCKET_MESSAGES_PER_S = env_float("SOCKET_MESSAGES_PER_S", 10.0)
 SOCKET_MESSAGES_BURST = env_float("SOCKET_MESSAGES_BURST", 30.0)
 SOCKET_STRIKES_TO_CLOSE = env_int("SOCKET_STRIKES_TO_CLOSE", 100)
 LIVE_HISTORY_FRAMES = env_int("LIVE_HISTORY_FRAMES", 64)
+# The web process's collector once the app is loaded (rummy_site/gc_settle.py): what loading
+# left is frozen and a young collection waits for this many new objects (0: Python's own 700).
+GC_GEN0_THRESHOLD = env_int("GC_GEN0_THRESHOLD", 20_000)
 # The lobby's counts are pushed at most once this often per process (tables/live/lobby.py).
 LOBBY_PUSH_INTERVAL_S = env_float("LOBBY_PUSH_INTERVAL_S", 1.0)
 # The most tables one player may sit at at once (Play now and joins by link); one seat per

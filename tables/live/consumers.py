@@ -254,6 +254,16 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.seat_no is not None:
             await self._closed(cast("User", _scope_user(self.scope)))  # seated: signed in
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """As Channels dispatches, without its hop to a thread before a page's message to close
+        stale database connections: a message's database work (a move, a badge) runs through
+        ``database_sync_to_async``, which closes them in its own thread before and after. The
+        hop cost every move a round trip between the event loop and a thread."""
+        if message["type"] == "websocket.receive":
+            await self.receive(text_data=message.get("text"), bytes_data=message.get("bytes"))
+        else:
+            await super().dispatch(message)
+
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """A message of the page: ``move`` or ``since`` (docs/table-socket.md). One message at a
         time per socket (Channels awaits this before the next), so a socket's moves keep their

@@ -204,6 +204,40 @@ def test_a_move_sent_twice_is_applied_and_acked_once(two):
     assert Move.objects.filter(game=two.game(), action="pick_closed").count() == 1
 
 
+def test_a_move_makes_no_thread_hop_before_it_runs(two, monkeypatch):
+    """Channels hops to a thread before each message a consumer handles, to close stale
+    database connections; the table socket skips that hop for a page's message, whose database
+    work closes them in its own thread. Connecting and closing still take it."""
+    import channels.consumer
+
+    _client, headers = _login(two.users[1])
+    hops: list[str] = []
+    close_old = channels.consumer.aclose_old_connections
+
+    async def counted() -> None:
+        hops.append("hop")
+        await close_old()
+
+    monkeypatch.setattr(channels.consumer, "aclose_old_connections", counted)
+    fields = _fields(two, "pick_closed")
+    before = two.game().version
+
+    async def scenario() -> tuple[int, int, list[dict]]:
+        ws = _socket(two.table, headers)
+        await _connected(ws)
+        connected = len(hops)
+        await ws.send_json_to({"t": "move", "a": 1, "d": fields})
+        answer = await _frames_until_answer(ws, 1)
+        moved = len(hops)
+        await ws.disconnect()
+        return connected, moved, answer
+
+    connected, moved, answer = async_to_sync(scenario)()
+    assert connected == 1 and moved == 1  # the connect took the hop, the move did not
+    assert len(hops) == 2  # and so did the close
+    assert answer[-1]["t"] == "ack" and two.game().version == before + 1
+
+
 def test_a_flood_from_one_socket_is_throttled_then_closed_and_other_tables_play_on(
     two, seated, settings
 ):
