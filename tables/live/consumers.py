@@ -32,6 +32,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, cast
 
+from autobahn.exception import Disconnected
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -316,9 +317,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             )(table_id=self.table_id, user=self.user, fields=fields)
             await self._deliver(done)  # in the table's turn: its frames go out in its order
         if done.refused is not None:
-            await self._refuse(done.refused, counter=counter, parts=done.parts)
+            text = moves.refused_text(counter=counter, refused=done.refused, parts=done.parts)
         else:
-            await self.send(text_data=frame_text({"t": "ack", "a": counter, "v": done.version}))
+            text = frame_text({"t": "ack", "a": counter, "v": done.version})
+        await self._send_if_open(text)
 
     async def _visibility(self, message: dict[str, object]) -> None:
         """The page's tab went out of view or came back (``tables.live.visibility``: a turn is
@@ -345,15 +347,29 @@ class TableConsumer(AsyncWebsocketConsumer):
         processes holding sockets of the table through the channel layer."""
         for event in done.outbox:
             if event["type"] == "table.felt":
-                await self.send(text_data=self._felt_text(event))
-                self._sent_itself(event)
+                text = self._felt_text(event)
             elif event["type"] == "table.seat" and event["user"] == self.user_id:
-                await self.send(text_data=str(event["frame"]))
-                self._sent_itself(event)
+                text = str(event["frame"])
+            else:
+                continue
+            if not await self._send_if_open(text):
+                break  # the page has gone: the table's other sockets still hear the move
+            self._sent_itself(event)
         try:
             await fanout.table_publish(self.table_id, done.outbox)
         except Exception as error:  # Redis down: the other processes' pages poll their view
             logger.warning("socket: could not publish table %s: %s", self.table_id, error)
+
+    async def _send_if_open(self, text: str) -> bool:
+        """Send down this socket; ``False`` when its page went away while the move ran (daphne
+        refuses to send on a closed socket). The move stands and is published all the same; the
+        page catches up when it comes back."""
+        try:
+            await self.send(text_data=text)
+        except Disconnected:
+            logger.debug("socket: table %s's page left before its move's frames", self.table_id)
+            return False
+        return True
 
     def _sent_itself(self, event: Mapping[str, Any]) -> None:
         game, version = int(event["game"]), int(event["version"])

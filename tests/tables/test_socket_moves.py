@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync
+from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
@@ -236,6 +237,51 @@ def test_a_move_makes_no_thread_hop_before_it_runs(two, monkeypatch):
     assert connected == 1 and moved == 1  # the connect took the hop, the move did not
     assert len(hops) == 2  # and so did the close
     assert answer[-1]["t"] == "ack" and two.game().version == before + 1
+
+
+class GoneWhenTold:
+    """The table's socket application, sending as daphne does once the page has gone: a frame
+    sent on the closed socket raises ``Disconnected``."""
+
+    def __init__(self) -> None:
+        self.gone = False
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        async def sending(message: dict[str, Any]) -> None:
+            if self.gone and message["type"] == "websocket.send":
+                raise Disconnected("Attempt to send on a closed protocol")
+            await send(message)
+
+        await APP(scope, receive, sending)
+
+
+def test_a_move_whose_page_left_still_reaches_the_other_seats(two):
+    """The mover's page closes while its move runs: the move stands, its own frames and answer
+    go nowhere, and the other seats still hear it."""
+    headers = {seat: _login(two.users[seat])[1] for seat in (1, 2)}
+    before = two.game().version
+    fields = _fields(two, "pick_closed")
+    app = GoneWhenTold()
+
+    async def scenario() -> list[str]:
+        mover = WebsocketCommunicator(app, f"/ws/tables/{two.table.pk}/", headers=headers[1])
+        other = _socket(two.table, headers[2])
+        for ws in (mover, other):
+            await _connected(ws)
+        for ws in (mover, other):
+            await _heard(ws, quiet=0.2)  # the badges
+        app.gone = True
+        await mover.send_json_to({"t": "move", "a": 1, "d": fields})
+        heard = await _heard(other, quiet=0.5)
+        assert await mover.receive_nothing(timeout=0.2)
+        await other.disconnect()
+        await mover.disconnect()
+        return heard
+
+    heard = [json.loads(text) for text in async_to_sync(scenario)()]
+    assert two.game().version == before + 1
+    felt = [frame for frame in heard if frame["t"] == "felt"]
+    assert [(f["from"], f["v"]) for f in felt] == [(before, before + 1)]
 
 
 def test_a_flood_from_one_socket_is_throttled_then_closed_and_other_tables_play_on(
