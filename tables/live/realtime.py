@@ -39,7 +39,7 @@ import logging
 import re
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -71,6 +71,19 @@ logger = logging.getLogger(__name__)
 
 FELT_PARTIAL = "tables/table.html#felt"
 SEAT_PARTIAL = "tables/table.html#seat"
+
+
+# The cache keys the felt's template tags read for a table's people (variant, user ids -> keys),
+# registered by the part that owns them (the ratings' badges: ``tables.ratings.hooks``). A push
+# reads them in its one cache read with what was pushed and hands them to the felt's context
+# (``cache_read``), so the tags make no round trip of their own.
+FeltReads = Callable[[str, Sequence[int]], list[str]]
+_felt_reads: list[FeltReads] = []
+
+
+def felt_reads_register(reads: FeltReads) -> None:
+    if reads not in _felt_reads:
+        _felt_reads.append(reads)
 
 
 def lobby_group() -> str:
@@ -281,14 +294,17 @@ def table_push(moved: TableMoved) -> None:
         seats = [s for s in moved.seats if not s.is_bot and (s.played or s.left_at is None)]
         seated = {s.user_id: s.user for s in seats}
         languages = sorted({_language_of(None)} | {_language_of(u) for u in seated.values()})
-        # Who has a socket open, and what was pushed to them before: one cache read.
+        # Who has a socket open, what was pushed to them before, and what the felt's tags read:
+        # one cache read.
         counted = {presence.presence_key(table_id, uid): uid for uid in seated}
+        ahead = [key for reads in _felt_reads for key in reads(moved.game.variant, list(seated))]
         sent, found = sent_read(
             game_id=moved.game.pk,
             languages=languages,
             user_ids=[] if moved.money_moved else list(seated),
-            also=counted,
+            also=[*counted, *ahead],
         )
+        cache_read = {key: found[key] for key in ahead if key in found}
         sockets = {uid: _count(found.get(key)) for key, uid in counted.items()}
         outbox: Outbox = []  # published together, in this order
 
@@ -342,7 +358,8 @@ def table_push(moved: TableMoved) -> None:
             felts: dict[str, str] = {}
             for language in languages:
                 with translation.override(language):
-                    html = render_felt(felt_context(public, now=now, online=online))
+                    context = felt_context(public, now=now, online=online, cache_read=cache_read)
+                    html = render_felt(context)
                 felts[language] = _felt_frame(sent, language, html, **frame)
             sent.history(**frame, html=felts)
             frames = {lang: felt_frame_text(html=text, **frame) for lang, text in felts.items()}

@@ -24,9 +24,17 @@ def seat_context(data: TableRead, *, now: float, error: str = "") -> dict[str, A
     return {"s": presenters.present_seat(data=data, now=now), "error": error}
 
 
-def felt_context(data: TableRead, *, now: float, online: dict[int, bool]) -> dict[str, Any]:
-    """The template context of the shared felt as pushed (``tables/table.html#felt``)."""
-    return {"t": presenters.present_felt(data=data, now=now, online=online), "pushed": True}
+def felt_context(
+    data: TableRead,
+    *,
+    now: float,
+    online: dict[int, bool],
+    cache_read: dict[str, object] | None = None,
+) -> dict[str, Any]:
+    """The template context of the shared felt as pushed (``tables/table.html#felt``), with
+    the cache values its tags read, when the push read them already (``realtime``)."""
+    felt = presenters.present_felt(data=data, now=now, online=online)
+    return {"t": felt, "pushed": True, "cache_read": cache_read or {}}
 
 
 def table_context(

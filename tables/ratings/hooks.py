@@ -5,7 +5,9 @@ observer mechanism), registered in ``RatingsConfig.ready()``:
   Celery task when Celery runs the timers, else here, in a transaction of its own;
 * Play now asks how far each waiting table's people are from the player's rating
   (``tables.services.hooks.play_now_rank_register``);
-* the profile page gets the player's ratings section (``accounts.hooks.page_section_register``).
+* the profile page gets the player's ratings section (``accounts.hooks.page_section_register``);
+* a push reads the felt's rating badges with what it pushed (``tables.live.realtime``
+  ``felt_reads_register``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
 from accounts.hooks import page_section_register
+from tables.live.realtime import felt_reads_register
 from tables.ratings import selectors, services
 from tables.ratings.models import family_of
 from tables.ratings.presenters import profile_context
@@ -72,3 +75,4 @@ def register() -> None:
     hooks.game_ended_listen(game_ended)
     hooks.play_now_rank_register(play_now_distances)
     page_section_register("profile", profile_section)
+    felt_reads_register(selectors.felt_badge_keys)

@@ -138,13 +138,20 @@ def rating_history(*, user_id: int, family: str, limit: int = 200) -> list[Chang
     return [_change(r) for r in reversed(list(rows[:limit]))]
 
 
-def seat_badges(*, user_ids: Sequence[int], variant: str) -> dict[int, str]:
+def seat_badges(
+    *, user_ids: Sequence[int], variant: str, read: Mapping[str, object] | None = None
+) -> dict[int, str]:
     """The rating shown beside each player's name at a table of ``variant`` (``1500?`` for a
-    player without a rating yet): one cache read; the players missing from the cache in one
-    statement."""
+    player without a rating yet): one cache read, none for the badges found in ``read`` (cache
+    values read already, by a push: ``felt_badge_keys``); the players missing from the cache in
+    one statement."""
     family = family_of(variant)
     keys = {badge_key(u, family): u for u in user_ids}
-    found = cache.get_many(list(keys))
+    read = read or {}
+    found = {key: read[key] for key in keys if key in read}
+    rest = [key for key in keys if key not in found]
+    if rest:
+        found.update(cache.get_many(rest))
     badges = {keys[k]: str(v) for k, v in found.items()}
     missing = [u for u in user_ids if u not in badges]
     if missing:
@@ -157,6 +164,13 @@ def seat_badges(*, user_ids: Sequence[int], variant: str) -> dict[int, str]:
         cache.set_many({badge_key(u, family): v for u, v in fresh.items()}, BADGE_CACHE_S)
         badges.update(fresh)
     return badges
+
+
+def felt_badge_keys(variant: str, user_ids: Sequence[int]) -> list[str]:
+    """The cache keys of the badges ``seat_badges`` reads for these people at a table of
+    ``variant``: a push reads them with what it pushed (``tables.live.realtime``)."""
+    family = family_of(variant)
+    return [badge_key(u, family) for u in user_ids]
 
 
 def table_means(*, people_by_table: Mapping[int, Sequence[int]], family: str) -> dict[int, float]:

@@ -5,6 +5,7 @@ once; staff reset a rating only with a reason, which the log keeps."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from html import unescape
@@ -12,6 +13,7 @@ from typing import Any
 
 import pytest
 from django.contrib.admin.models import LogEntry
+from django.core.cache import caches
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -19,6 +21,7 @@ from django.urls import reverse
 from tables_testkit import TableDriver
 
 from tables import services as table_services
+from tables.live import realtime
 from tables.models import Table, TableTemplate
 from tables.ratings import selectors, skill
 from tables.ratings.models import Rating, RatingChange
@@ -110,6 +113,38 @@ def test_the_badges_cost_one_statement_then_none(rated_game: TableDriver) -> Non
         again = selectors.seat_badges(user_ids=ids, variant="points")
     assert len(first.captured_queries) == 1 and len(second.captured_queries) == 0
     assert badges == again and len(badges) == 2
+
+
+def test_a_push_reads_the_felts_badges_with_what_it_pushed(
+    live_two: TableDriver, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
+) -> None:
+    """A move's push renders the felt with each name's rating, read in the push's one cache
+    read (with what was pushed before and who has a socket open): the badges' tag makes no
+    read of its own."""
+    t = live_two
+    ids = [u.pk for u in t.users.values()]
+    badges = selectors.seat_badges(user_ids=ids, variant=t.game().variant)  # now in the cache
+    backend = caches["default"]
+    get_many = backend.get_many
+    reads: list[list[str]] = []
+
+    def counted(keys: Any, *args: Any, **kwargs: Any) -> Any:
+        reads.append([str(key) for key in keys])
+        return get_many(keys, *args, **kwargs)
+
+    monkeypatch.setattr(backend, "get_many", counted)
+    with (
+        realtime.pushes_collected() as collected,  # the push runs as the capture below ends
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        t.act(1, "pick_closed")
+    (felt,) = [e for e in collected.outbox if e["type"] == "table.felt"]
+    html = json.loads(next(iter(felt["frames"].values())))["html"]
+    for user_id, figure in badges.items():
+        assert f'<small class="seat-rating" title="Rating">{figure}</small>' in html, user_id
+    badge_reads = [keys for keys in reads if any(k.startswith("ratings:badge:") for k in keys)]
+    assert len(badge_reads) == 1  # the push's own read, with what was pushed
+    assert any(k.startswith("sent:") for k in badge_reads[0])
 
 
 # --------------------------------------------------------------------------- Play now

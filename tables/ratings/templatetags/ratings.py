@@ -2,7 +2,8 @@
 by them: a template loads ``ratings``):
 
 * ``{% seat_ratings t as badges %}``: the rating beside each person's name at a table (``t``:
-  the felt), ``{user id: "1520"}``; one cache read a render;
+  the felt), ``{user id: "1520"}``; one cache read a render, none in a push, which read the
+  badges with what it pushed (``felt_badge_keys``, the context's ``cache_read``);
 * ``{% result_ratings t as lines %}``: each person's rating and its change in a finished
   game's result (one statement, when the game is over);
 * ``{% game_rating_changes user rows as changes %}``: a player's change per game (My games'
@@ -16,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django import template
+from django.template.context import Context
 
 from tables.models import GameStatus
 from tables.ratings import selectors
@@ -34,12 +36,14 @@ def _people(t: Any) -> list[tuple[int, int, str]]:
     return [people[s] for s in sorted(people) if s not in bots and people[s][1]]
 
 
-@register.simple_tag
-def seat_ratings(t: Any) -> dict[int, str]:
+@register.simple_tag(takes_context=True)
+def seat_ratings(context: Context, t: Any) -> dict[int, str]:
     people = _people(t)
     if not people:
         return {}
-    return selectors.seat_badges(user_ids=[u for _s, u, _n in people], variant=str(t.variant))
+    read = context.get("cache_read") or {}  # a push read the badges already
+    user_ids = [u for _s, u, _n in people]
+    return selectors.seat_badges(user_ids=user_ids, variant=str(t.variant), read=read)
 
 
 @register.simple_tag
