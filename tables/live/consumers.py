@@ -317,10 +317,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             )(table_id=self.table_id, user=self.user, fields=fields)
             await self._deliver(done)  # in the table's turn: its frames go out in its order
         if done.refused is not None:
-            text = moves.refused_text(counter=counter, refused=done.refused, parts=done.parts)
+            await self._refuse(done.refused, counter=counter, parts=done.parts)
         else:
-            text = frame_text({"t": "ack", "a": counter, "v": done.version})
-        await self._send_if_open(text)
+            await self._send_if_open(frame_text({"t": "ack", "a": counter, "v": done.version}))
 
     async def _visibility(self, message: dict[str, object]) -> None:
         """The page's tab went out of view or came back (``tables.live.visibility``: a turn is
@@ -338,7 +337,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def _refuse(
         self, refused: acting.Refused, *, counter: int | None = None, parts: str | None = None
     ) -> None:
-        await self.send(text_data=moves.refused_text(counter=counter, refused=refused, parts=parts))
+        await self._send_if_open(moves.refused_text(counter=counter, refused=refused, parts=parts))
 
     async def _deliver(self, done: moves.MoveDone) -> None:
         """The move's pushes: this socket's own frames straight down it, then the change
@@ -361,13 +360,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             logger.warning("socket: could not publish table %s: %s", self.table_id, error)
 
     async def _send_if_open(self, text: str) -> bool:
-        """Send down this socket; ``False`` when its page went away while the move ran (daphne
-        refuses to send on a closed socket). The move stands and is published all the same; the
-        page catches up when it comes back."""
+        """Send down this socket; ``False`` when its page went away while its message was
+        handled (daphne refuses to send on a closed socket). A move stands and is published all
+        the same; the page catches up when it comes back."""
         try:
             await self.send(text_data=text)
         except Disconnected:
-            logger.debug("socket: table %s's page left before its move's frames", self.table_id)
+            logger.debug("socket: table %s's page left before its answer", self.table_id)
             return False
         return True
 

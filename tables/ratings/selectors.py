@@ -145,8 +145,8 @@ def seat_badges(
     player without a rating yet): one cache read, none for the badges found in ``read`` (cache
     values read already, by a push: ``felt_badge_keys``); the players missing from the cache in
     one statement."""
+    keys = dict(zip(felt_badge_keys(variant, user_ids), user_ids, strict=True))
     family = family_of(variant)
-    keys = {badge_key(u, family): u for u in user_ids}
     read = read or {}
     found = {key: read[key] for key in keys if key in read}
     rest = [key for key in keys if key not in found]

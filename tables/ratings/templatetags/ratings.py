@@ -41,7 +41,7 @@ def seat_ratings(context: Context, t: Any) -> dict[int, str]:
     people = _people(t)
     if not people:
         return {}
-    read = context.get("cache_read") or {}  # a push read the badges already
+    read = context.get("cache_read")  # a push read the badges already
     user_ids = [u for _s, u, _n in people]
     return selectors.seat_badges(user_ids=user_ids, variant=str(t.variant), read=read)
 
