@@ -11,14 +11,37 @@ expired, and reconnects are authenticated anew."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import ParamSpec, TypeVar
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
 logger = logging.getLogger(__name__)
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def call_async(fn: Callable[P, Awaitable[R]], /, *args: P.args, **kwargs: P.kwargs) -> R:
+    """Run an async call (a channel layer's send) from synchronous code and return its result.
+
+    ``async_to_sync`` refuses a thread that already runs an event loop: synchronous code
+    driven from one (Playwright's sync API in the browser tests runs the app's services
+    between browser steps in such a thread). There the call runs on a thread of its own, so
+    what the services push reaches the sockets wherever they are called from."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return async_to_sync(fn)(*args, **kwargs)
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="call-async") as pool:
+        return pool.submit(async_to_sync(fn), *args, **kwargs).result()
+
 
 CLOSE_SESSION_ENDED = 4401
 EVENT = "sockets.end"
@@ -38,7 +61,7 @@ def _send(group: str) -> None:
     if layer is None:
         return
     try:
-        async_to_sync(layer.group_send)(group, {"type": EVENT})
+        call_async(layer.group_send, group, {"type": EVENT})
     except Exception as error:  # the channel layer is down: sockets are judged at reconnect
         logger.warning("sockets: could not end the sockets of %s: %s", group, error)
 

@@ -16,13 +16,14 @@ import threading
 import time
 from typing import Any
 
-from asgiref.sync import SyncToAsync, async_to_sync, sync_to_async
+from asgiref.sync import SyncToAsync, sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import close_old_connections
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from accounts.live import call_async
 from ledger.currencies import money_games_on
 from tables import selectors
 
@@ -127,7 +128,7 @@ def lobby_push(*, send_async: bool = False) -> Any:
         event: dict[str, Any] = {"type": "lobby.update", "html": lobby_html()}
         if send_async:
             return event
-        async_to_sync(layer.group_send)("lobby", event)
+        call_async(layer.group_send, "lobby", event)
     except Exception:  # best effort: a lobby page shows the counts again when reloaded
         logger.exception("lobby push failed")
     finally:

@@ -44,12 +44,12 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
+from accounts.live import call_async
 from accounts.middleware import player_language, player_time_zone
 from ledger.selectors import wallet_balances_for_header
 from tables import selectors
@@ -369,7 +369,7 @@ def table_push(moved: TableMoved) -> None:
         if box is not None:  # the socket that made the move publishes them
             box.outbox.extend(outbox)
         else:
-            async_to_sync(fanout.table_publish)(table_id, outbox)  # one hop to the event loop
+            call_async(fanout.table_publish, table_id, outbox)  # one hop to the event loop
         if moved.lobby_changed:
             lobby_changed()
     except Exception:  # a push is best effort: clients re-fetch on reconnect

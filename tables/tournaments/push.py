@@ -6,8 +6,9 @@ from __future__ import annotations
 import itertools
 import logging
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+
+from accounts.live import call_async
 
 logger = logging.getLogger(__name__)
 _counter = itertools.count(1)
@@ -22,8 +23,10 @@ def tournament_push(tournament_id: int) -> None:
     if layer is None:
         return
     try:
-        async_to_sync(layer.group_send)(
-            tournament_group(tournament_id), {"type": "tournament.moved", "n": next(_counter)}
+        call_async(
+            layer.group_send,
+            tournament_group(tournament_id),
+            {"type": "tournament.moved", "n": next(_counter)},
         )
     except Exception:  # a push is best effort
         logger.exception("push failed for tournament %s", tournament_id)

@@ -199,9 +199,23 @@ def test_a_view_loaded_while_frames_arrive_is_caught_up_after_it(page, planted_t
     with acted(page, "pick_closed"):
         page.click(".act-pick_closed button")
     page.wait_for_function("() => document.querySelectorAll('#my-hand .pcard').length === 14")
+    # What the page shows when the held view has been swapped in (before the catch-up it then
+    # asks for can answer): waited for, so the checks below cannot pass before the swap.
+    page.evaluate(
+        """() => document.addEventListener("htmx:afterSettle", e => {
+             const xhr = e.detail && e.detail.xhr;
+             if (!xhr || !xhr.responseURL.endsWith("/view") || window.viewSwapped) return;
+             window.viewSwapped = {
+               cards: document.querySelectorAll("#my-hand .pcard").length,
+               catchingUp: document.documentElement.dataset.catchingUp === "on",
+             };
+           })"""
+    )
     route, answer = held[0]
     route.fulfill(response=answer)
-    # The old view (13 cards) swaps in, then the page asks what it missed since it.
+    swapped = page.wait_for_function("() => window.viewSwapped").json_value()
+    # The old view (13 cards) swapped in, and the page asked what it missed since it.
+    assert swapped == {"cards": 13, "catchingUp": True}
     page.wait_for_function(
         "() => !document.documentElement.dataset.catchingUp"
         " && document.querySelectorAll('#my-hand .pcard').length === 14"
