@@ -15,6 +15,7 @@ from django import template
 from django.template.base import FilterExpression, NodeList, Parser, Token
 from django.template.context import Context
 from django.template.loader import render_to_string
+from django.utils.html import conditional_escape
 from django.utils.translation import get_language
 
 from tables.presenters import money
@@ -78,16 +79,34 @@ _remembered_lock = threading.Lock()
 _places = itertools.count()
 
 
+def _stamp_mark(name: str) -> str:
+    """What stands for a stamped value in a remembered block: characters of Unicode's private
+    use area, which no template writes and HTML escaping leaves as they are."""
+    return f"\ue000{name}\ue001"
+
+
 class RememberNode(template.Node):
     """``{% remember a b %}...{% endremember %}``: the block rendered once for each set of
     values of ``a``, ``b``... (hashable: a frozen presenter, a string) in each language, and the
     same text given back while they are the same. Every value the block reads must be named
     (the words it translates follow the language). The felt's seats use it: a move changes one
-    or two of them, and the felt is rendered whole for every move."""
+    or two of them, and the felt is rendered whole for every move.
 
-    def __init__(self, nodelist: NodeList, values: list[FilterExpression]) -> None:
+    ``{% remember a b stamp version=s.version %}``: the block reads ``{{ version }}``, which
+    is not part of what it is remembered by: it is rendered once with a mark in its place, and
+    the value (escaped) is put in the marks' places every time. A stamped value is printed as it
+    is, never tested or filtered in the block (a seat's action forms carry the version, which
+    every move changes, and nothing else of them does)."""
+
+    def __init__(
+        self,
+        nodelist: NodeList,
+        values: list[FilterExpression],
+        stamps: dict[str, FilterExpression],
+    ) -> None:
         self.nodelist = nodelist
         self.values = values
+        self.stamps = stamps
         self.place = next(_places)  # this block of this compiled template
 
     def render(self, context: Context) -> str:
@@ -102,20 +121,39 @@ class RememberNode(template.Node):
             found = _remembered.get(key)
             if found is not None:
                 _remembered.move_to_end(key)
-                return found
-        text = self.nodelist.render(context)
-        with _remembered_lock:
-            _remembered[key] = text
-            while len(_remembered) > REMEMBERED_MAX:
-                _remembered.popitem(last=False)
-        return text
+        if found is None:
+            if self.stamps:
+                with context.push({name: _stamp_mark(name) for name in self.stamps}):
+                    found = self.nodelist.render(context)
+            else:
+                found = self.nodelist.render(context)
+            with _remembered_lock:
+                _remembered[key] = found
+                while len(_remembered) > REMEMBERED_MAX:
+                    _remembered.popitem(last=False)
+        for name, value in self.stamps.items():
+            shown = conditional_escape(value.resolve(context))
+            found = found.replace(_stamp_mark(name), shown)
+        return found
 
 
 @register.tag
 def remember(parser: Parser, token: Token) -> RememberNode:
-    values = [parser.compile_filter(bit) for bit in token.split_contents()[1:]]
+    bits = token.split_contents()[1:]
+    stamps: dict[str, FilterExpression] = {}
+    if "stamp" in bits:
+        at = bits.index("stamp")
+        for bit in bits[at + 1 :]:
+            name, equals, expression = bit.partition("=")
+            if not equals or not name.isidentifier() or not expression:
+                raise template.TemplateSyntaxError(f"remember: stamp takes name=value, not {bit}")
+            stamps[name] = parser.compile_filter(expression)
+        bits = bits[:at]
+        if not stamps:
+            raise template.TemplateSyntaxError("remember: stamp names no value")
+    values = [parser.compile_filter(bit) for bit in bits]
     if not values:
         raise template.TemplateSyntaxError("remember needs the values its block reads")
     nodelist = parser.parse(("endremember",))
     parser.delete_first_token()
-    return RememberNode(nodelist, values)
+    return RememberNode(nodelist, values, stamps)

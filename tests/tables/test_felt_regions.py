@@ -265,3 +265,23 @@ def _cards_in(value: Any) -> set[str]:
     if isinstance(value, list | tuple):
         return set().union(set(), *(_cards_in(v) for v in value))
     return set()
+
+
+def test_every_action_form_pushed_carries_the_version_of_its_frame(six: Any, listen: Any) -> None:
+    """A seat's actions are remembered without their version (``{% remember ... stamp %}``):
+    every form of every part pushed over two rounds still carries the version it was sent at."""
+    seen = 0
+    for _round in range(2):
+        for seat in range(1, 7):
+            parts = [e for _, e in listen(lambda s=seat: six.act(s, "pick_closed"))]
+            card = six.view(seat)["hand"]["picked"]
+            parts += [e for _, e in listen(lambda s=seat, c=card: six.act(s, "discard", card=c))]
+            for event in parts:
+                if event["type"] != "table.seat":
+                    continue
+                html = _seat_html(event)
+                versions = set(re.findall(r'name="version" value="([^"]*)"', html))
+                if 'id="my-actions"' in html:
+                    assert versions == {str(event["version"])}
+                    seen += 1
+    assert seen >= 24  # the mover's and the next player's actions, every move

@@ -68,3 +68,29 @@ def test_the_least_recently_used_block_goes_past_the_limit(monkeypatch) -> None:
 def test_a_block_must_name_what_it_reads() -> None:
     with pytest.raises(TemplateSyntaxError):
         Template("{% load table_words %}{% remember %}x{% endremember %}")
+
+
+STAMPED = Template(
+    "{% load table_words %}"
+    '{% remember a stamp v=version %}<input value="{{ v }}">{{ a }}:{{ ticks.n }}{% endremember %}'
+)
+
+
+def test_a_stamped_value_is_put_in_every_time_the_block_is_not_rendered_again() -> None:
+    ticks = Ticks()
+    first = STAMPED.render(Context({"a": "s1", "version": 7, "ticks": ticks}))
+    second = STAMPED.render(Context({"a": "s1", "version": 8, "ticks": ticks}))
+    assert first == '<input value="7">s1:1'
+    assert second == '<input value="8">s1:1'  # the same block, the new value
+    assert ticks.count == 1
+
+
+def test_a_stamped_value_is_escaped() -> None:
+    shown = STAMPED.render(Context({"a": "s2", "version": '"><b>', "ticks": Ticks()}))
+    assert shown == '<input value="&quot;&gt;&lt;b&gt;">s2:1'
+
+
+def test_a_stamp_must_name_its_value() -> None:
+    for tag in ("{% remember a stamp %}", "{% remember a stamp v %}", "{% remember a stamp =b %}"):
+        with pytest.raises(TemplateSyntaxError):
+            Template("{% load table_words %}" + tag + "x{% endremember %}")
