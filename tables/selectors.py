@@ -8,7 +8,7 @@ show everything and are for staff with the ``accounts.review_deals`` permission.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -255,6 +255,7 @@ def table_view_data(
     deal: Deal | None = None,
     moves: Iterable[dict[str, Any]] | None = None,
     moves_partial: bool = False,
+    views: Mapping[int | None, EngineView] | None = None,
 ) -> TableRead:
     """``table_for_viewer`` from rows already loaded (the table with its template, its latest
     game, that game's seats with their users) and, when given, the game's decoded ``state``:
@@ -262,7 +263,10 @@ def table_view_data(
 
     ``moves``: the newest entries of the move log (``recent_moves_of``), oldest first, for "what
     just happened"; a push passes only the moves its own change recorded
-    (``moves_partial``) and the page adds them to what it shows."""
+    (``moves_partial``) and the page adds them to what it shows.
+
+    ``views``: the engine's views of ``state`` already worked out, by viewer (a seat, ``None``
+    for a spectator: ``engine.views``); a viewer not among them is shown ``engine.view``."""
     user_id = getattr(user, "pk", None) if getattr(user, "is_authenticated", False) else None
     live = game is not None and game.status in LIVE_GAME_STATUSES
     seats = sorted(
@@ -282,7 +286,8 @@ def table_view_data(
             state = game_state(game)
         rules = state.settings
         viewer = my_seat.seat_no if my_seat is not None and my_seat.played else None
-        view = engine.view(state, viewer)
+        found = views.get(viewer) if views is not None else None
+        view = found if found is not None else engine.view(state, viewer)
         if viewer is not None and live and game.status == GameStatus.RUNNING:
             allowed = tuple(_normalise_allowed(view.allowed))
     waiting = game is None or game.status != GameStatus.RUNNING

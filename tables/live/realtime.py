@@ -63,9 +63,11 @@ from tables.live.viewer import felt_context, seat_context
 from tables.presenters import seat_hand_key, seat_keys
 from tables.presenters.moves import move_lines
 from tables.readmodel import TableRead
+from tables.rules.engine_view import EngineView
 
 if TYPE_CHECKING:
     from accounts.models import User
+    from tables.models import Seat
 
 logger = logging.getLogger(__name__)
 
@@ -155,7 +157,7 @@ def as_viewer(user: User) -> ExitStack:
     return stack
 
 
-def _data(moved: TableMoved, user: User | None) -> TableRead:
+def _data(moved: TableMoved, user: User | None, views: Views | None) -> TableRead:
     return selectors.table_view_data(
         table=moved.table,
         game=moved.game,
@@ -165,7 +167,22 @@ def _data(moved: TableMoved, user: User | None) -> TableRead:
         deal=moved.deal,
         moves=moved.moves,
         moves_partial=True,
+        views=views,
     )
+
+
+Views = dict[int | None, EngineView]
+
+
+def _views(moved: TableMoved, seats: Sequence[Seat], sockets: dict[int, int]) -> Views | None:
+    """The engine's views of the new state that the push shows: each seat with a socket open
+    and the spectators', worked out together (what they show alike, once)."""
+    if moved.state is None:
+        return None
+    viewers: list[int | None] = [s.seat_no for s in seats if s.played and sockets.get(s.user_id)]
+    viewers.append(None)
+    views = engine_of(moved.game.variant).views(moved.state, viewers)
+    return dict(zip(viewers, views, strict=True))
 
 
 # Runs of white space with a line break between the template's lines: one line break does
@@ -306,6 +323,7 @@ def table_push(moved: TableMoved) -> None:
         )
         cache_read = {key: found[key] for key in ahead if key in found}
         sockets = {uid: _count(found.get(key)) for key, uid in counted.items()}
+        views = _views(moved, seats, sockets)
         outbox: Outbox = []  # published together, in this order
 
         def send(event: Event) -> None:
@@ -319,7 +337,7 @@ def table_push(moved: TableMoved) -> None:
             if not sockets.get(user_id):
                 continue  # nobody to tell: the page fetches its view when it connects
             with as_viewer(user):
-                data = _data(moved, user)
+                data = _data(moved, user, views)
                 language = _language_of(user)
                 main, foot = seat_keys(data)
                 keys = (
@@ -342,7 +360,7 @@ def table_push(moved: TableMoved) -> None:
                     "user": user_id,  # only this player's sockets are handed it
                 }
             )
-        public = _data(moved, None)
+        public = _data(moved, None, views)
         frame = {"from_version": moved.from_version, "version": version}
         game = {"game": moved.game.pk}
         if _felt_unchanged(moved, public):

@@ -22,6 +22,7 @@ __all__ = [
     "MeldView",
     "PlayerView",
     "engine_view_of",
+    "engine_views_of",
     "json_int",
     "json_object",
     "json_objects",
@@ -201,6 +202,40 @@ def _deal(deal: JsonObject) -> DealView:
 
 def engine_view_of(view: JsonObject) -> EngineView:
     """An engine's per-viewer view dict, read into its typed form (the whole of it in ``raw``)."""
+    return _typed(view, _Shared())
+
+
+def engine_views_of(views: Sequence[JsonObject]) -> list[EngineView]:
+    """``engine_view_of`` of several views of one state: the parts they share as the same
+    objects (the players, the deal: ``game_views``) are read once, into one typed value."""
+    shared = _Shared()
+    return [_typed(view, shared) for view in views]
+
+
+class _Shared:
+    """The typed players and deals read so far, by the raw object they were read from (kept,
+    so that its ``id`` is not reused while this lives)."""
+
+    def __init__(self) -> None:
+        self.players: dict[int, tuple[JsonValue, tuple[PlayerView, ...]]] = {}
+        self.deals: dict[int, tuple[JsonValue, DealView]] = {}
+
+    def players_of(self, raw: JsonValue) -> tuple[PlayerView, ...]:
+        found = self.players.get(id(raw))
+        if found is None:
+            found = (raw, tuple(_player(p) for p in json_objects(raw)))
+            self.players[id(raw)] = found
+        return found[1]
+
+    def deal_of(self, raw: JsonValue) -> DealView:
+        found = self.deals.get(id(raw))
+        if found is None:
+            found = (raw, _deal(json_object(raw)))
+            self.deals[id(raw)] = found
+        return found[1]
+
+
+def _typed(view: JsonObject, shared: _Shared) -> EngineView:
     deal = view.get("deal")
     hand = view.get("hand")
     deadline = view.get("deadline")
@@ -212,8 +247,8 @@ def engine_view_of(view: JsonObject) -> EngineView:
         deal_number=json_int(view.get("deal_number")),
         deals_count=json_int(view.get("hands_count" if classic else "deals_count")),
         pool_limit=json_int(view.get("pool_limit")),
-        players=tuple(_player(p) for p in json_objects(view.get("players"))),
-        deal=_deal(json_object(deal)) if deal else None,
+        players=shared.players_of(view.get("players")),
+        deal=shared.deal_of(deal) if deal else None,
         hand=_hand(json_object(hand)) if hand else None,
         allowed=_strings(view.get("allowed")),
         raw=view,

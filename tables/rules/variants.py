@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
-from .engine_view import EngineView, JsonObject, engine_view_of
+from .engine_view import EngineView, JsonObject, engine_view_of, engine_views_of
 from .errors import InvalidSettings, Refusal
 from .machine import Transition
 
@@ -155,6 +155,11 @@ class GameEngine(Protocol[StateT, ActionT, SettingsT]):
 
     def view(self, state: StateT, viewer: int | None) -> EngineView: ...
 
+    def views(self, state: StateT, viewers: Sequence[int | None]) -> list[EngineView]:
+        """``view`` for each of ``viewers``, in their order (what they share worked out once,
+        where the engine can: a push shows one state to every seat and to the spectators)."""
+        ...
+
     def state_from_json(self, data: JsonObject) -> StateT: ...
 
     def action_from_json(self, data: Mapping[str, object]) -> ActionT:
@@ -225,6 +230,8 @@ class Engine(Generic[StateT, ActionT, SettingsT]):
     sort_fn: Callable[[StateT, int], list[list[str]] | None]
     # (state, seat, strength, events, seed) -> the move (see ``GameEngine.bot_action``)
     bot_fn: Callable[[StateT, int, str, Iterable[JsonObject], int], JsonObject | None]
+    # Several viewers' views at once, sharing what they show alike (``None``: ``view_fn`` each).
+    views_fn: Callable[[StateT, Sequence[int | None]], Sequence[JsonObject]] | None = None
 
     def new(self, *, settings: SettingsT, seats: Sequence[int], now: float, toss: int) -> StateT:
         return self.new_fn(settings, seats, now, toss)
@@ -236,6 +243,11 @@ class Engine(Generic[StateT, ActionT, SettingsT]):
 
     def view(self, state: StateT, viewer: int | None) -> EngineView:
         return engine_view_of(self.view_fn(state, viewer))
+
+    def views(self, state: StateT, viewers: Sequence[int | None]) -> list[EngineView]:
+        if self.views_fn is None:
+            return [self.view(state, viewer) for viewer in viewers]
+        return engine_views_of(self.views_fn(state, viewers))
 
     def state_from_json(self, data: JsonObject) -> StateT:
         return self.state_from_json_fn(data)
@@ -319,6 +331,9 @@ class _Checked(Generic[StateT, ActionT, SettingsT]):
 
     def view(self, state: EngineState, viewer: int | None) -> EngineView:
         return self.engine.view(self._state(state), viewer)
+
+    def views(self, state: EngineState, viewers: Sequence[int | None]) -> list[EngineView]:
+        return self.engine.views(self._state(state), viewers)
 
     def state_from_json(self, data: JsonObject) -> EngineState:
         return self.engine.state_from_json(data)
@@ -430,6 +445,7 @@ def _thirteen_card_engine() -> ServerEngine:
             new_fn=new,
             apply_fn=apply,
             view_fn=game.game_view,
+            views_fn=game.game_views,
             state_from_json_fn=game.GameState.from_json,
             action_from_json_fn=game.action_from_json,
             settings_for_fn=settings_for,

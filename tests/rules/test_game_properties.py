@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from tables.rules import scoring
 from tables.rules.cards import Card
+from tables.rules.engine_view import engine_view_of, engine_views_of
 from tables.rules.errors import InvalidMove
 from tables.rules.game import (
     Arrange,
@@ -44,8 +45,11 @@ from tables.rules.game import (
     game_apply,
     game_new,
     game_view,
+    game_views,
     legal_actions,
 )
+from tables.rules.game.state import find_hand
+from tables.rules.melds import count_points
 from tables.rules.settings import GameSettings
 from tables.rules.shoe import Shoe, build_cards, new_shoe, random_permutation, stacked_shoe
 
@@ -232,6 +236,23 @@ def check_view(state: GameState, viewer: int | None) -> None:
         assert set(entry) >= {"seat", "card_count"}
 
 
+def check_views_together(state: GameState) -> None:
+    """The views of several viewers worked out together (``game_views``, sharing what they show
+    alike) are each viewer's own ``game_view``, read into the same typed views; a hand's count
+    (remembered) is the arrangement's count."""
+    viewers: list[int | None] = [*state.seats, None]
+    together = game_views(state, viewers)
+    alone = [game_view(state, viewer) for viewer in viewers]
+    assert together == alone
+    assert engine_views_of(together) == [engine_view_of(view) for view in alone]
+    for viewer, view in zip(viewers, together, strict=True):
+        own = find_hand(state.deal, viewer) if state.deal is not None and viewer else None
+        if own is not None:
+            assert state.deal is not None
+            counted = count_points(own.groups, state.deal.cut_card, settings=state.settings.meld)
+            assert view["hand"]["count"] == counted
+
+
 def check_money(state: GameState, events: list[Any]) -> None:
     game_settings = state.settings
     for event in events:
@@ -302,4 +323,5 @@ def test_random_legal_play_keeps_every_invariant(
             continue
         check_invariants(result.state, state)
         check_money(result.state, list(result.events))
+        check_views_together(result.state)
         state = result.state

@@ -63,3 +63,23 @@ def test_arranging_renders_no_felt(six: Any) -> None:
 
 def test_nobody_with_a_socket_means_no_fragment_rendered(six: Any) -> None:
     assert _renders(lambda: six.act(1, "pick_closed")) == {"felt": 1, "seat": 0}
+
+
+def test_a_push_works_out_what_its_viewers_see_alike_once(six: Any, monkeypatch: Any) -> None:
+    """The seats with a socket open and the spectators are shown one state: the push asks the
+    engine for their views together, and the public part of them is worked out once."""
+    from tables.rules.game import view as game_view_module
+
+    publics = []
+    public_view = game_view_module._public_view
+
+    def counted(state: Any) -> Any:
+        publics.append(state)
+        return public_view(state)
+
+    _open_sockets(six, [1, 2, 3, 4, 5, 6])
+    six.act(1, "pick_closed")
+    card = six.view(1)["hand"]["picked"]
+    monkeypatch.setattr(game_view_module, "_public_view", counted)
+    assert _renders(lambda: six.act(1, "discard", card=card)) == {"felt": 1, "seat": 2}
+    assert len(publics) == 1  # for the push's seven viewers (before: one each)

@@ -99,6 +99,7 @@ from .state import (
 )
 from .view import (
     game_view,
+    game_views,
     legal_actions,
 )
 
@@ -168,6 +169,7 @@ __all__ = [
     "game_new",
     "game_refunds",
     "game_view",
+    "game_views",
     "legal_actions",
     "parse_groups",
 ]

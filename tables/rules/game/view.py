@@ -3,12 +3,13 @@ seat may send now (``legal_actions``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .. import scoring
 from ..cards import RANK_CODES, Card
-from ..melds import count_points, is_joker, wild_rank
+from ..melds import MeldSettings, count_points, is_joker, wild_rank
 from .actions import (
     Arrange,
     Declare,
@@ -119,6 +120,51 @@ def game_view(state: GameState, viewer: int | None) -> dict[str, Any]:
     Never the closed deck's order, nor another player's cards while a deal is played; after a
     deal every hand is shown in ``last_deal``. The keys are described in docs/game-engine.md.
     """
+    return _viewer_view(_public_view(state), state, viewer)
+
+
+def game_views(state: GameState, viewers: Sequence[int | None]) -> list[dict[str, Any]]:
+    """``game_view`` for each of ``viewers``, in their order: what every viewer sees alike (the
+    players, the deal, the scores) is worked out once and shared by the views (read, never
+    changed); each adds its own hand and actions."""
+    public = _public_view(state)
+    return [_viewer_view(public, state, viewer) for viewer in viewers]
+
+
+def _viewer_view(public: dict[str, Any], state: GameState, viewer: int | None) -> dict[str, Any]:
+    """The public view with ``viewer``'s own keys put in their places."""
+    d = state.deal
+    hand_view: dict[str, Any] | None = None
+    own = find_hand(d, viewer) if d is not None and viewer is not None else None
+    if d is not None and own is not None:
+        hand_view = {
+            "cards": _codes(own.cards),
+            "groups": _groups_json(own.groups),
+            "picked": d.picked.code if d.turn == viewer and d.picked is not None else None,
+            "auto_drop": own.auto_drop,
+            "status": own.status,
+            # The live count of the hand as arranged, also with the 14th card in it (the
+            # player sees what the hand counts while choosing what to throw).
+            "count": _hand_count(own.groups, d.cut_card, state.settings.meld),
+        }
+    return {
+        **public,
+        "viewer": viewer,
+        "hand": hand_view,
+        "allowed": list(legal_actions(state, viewer)) if viewer is not None else [],
+    }
+
+
+@functools.lru_cache(maxsize=4096)
+def _hand_count(groups: Groups, cut_card: Card, meld: MeldSettings) -> int:
+    """``count_points`` of an arrangement, remembered: a table's views count the same hands
+    again and again while their players wait for their turns."""
+    return count_points(groups, cut_card, settings=meld)
+
+
+def _public_view(state: GameState) -> dict[str, Any]:
+    """What every viewer of ``state`` sees alike, with the viewer's own keys (``viewer``,
+    ``hand``, ``allowed``) empty in their places."""
     settings = state.settings
     d = state.deal
     prize = prize_of(state)
@@ -149,7 +195,6 @@ def game_view(state: GameState, viewer: int | None) -> dict[str, Any]:
         players.append(entry)
 
     deal_view: dict[str, Any] | None = None
-    hand_view: dict[str, Any] | None = None
     if d is not None:
         show = None
         if d.declarer is not None:
@@ -181,19 +226,6 @@ def game_view(state: GameState, viewer: int | None) -> dict[str, Any]:
             "drops_allowed": drops_allowed(settings, d),
             "show": show,
         }
-        own = find_hand(d, viewer) if viewer is not None else None
-        if own is not None:
-            # The live count of the hand as arranged, also with the 14th card in it (the
-            # player sees what the hand counts while choosing what to throw).
-            count: int | None = count_points(own.groups, d.cut_card, settings=settings.meld)
-            hand_view = {
-                "cards": _codes(own.cards),
-                "groups": _groups_json(own.groups),
-                "picked": d.picked.code if d.turn == viewer and d.picked is not None else None,
-                "auto_drop": own.auto_drop,
-                "status": own.status,
-                "count": count,
-            }
 
     rejoin_view = None
     if state.rejoin is not None and state.phase == "rejoin":
@@ -225,7 +257,7 @@ def game_view(state: GameState, viewer: int | None) -> dict[str, Any]:
         "phase": state.phase,
         "deadline": state.deadline,
         "deadline_kind": state.deadline_kind,
-        "viewer": viewer,
+        "viewer": None,
         "seats": list(state.seats),
         "deal_number": state.deal_number,
         "deals_count": settings.deals_count if settings.is_deals else None,
@@ -235,7 +267,7 @@ def game_view(state: GameState, viewer: int | None) -> dict[str, Any]:
         "prize": {"gross": prize.gross, "fee": prize.fee, "net": prize.net},
         "players": players,
         "deal": deal_view,
-        "hand": hand_view,
+        "hand": None,
         "last_deal": _result_json(state.history[-1]) if state.history else None,
         "history": [
             {
@@ -249,5 +281,5 @@ def game_view(state: GameState, viewer: int | None) -> dict[str, Any]:
         "rejoin": rejoin_view,
         "split": split_view,
         "result": result_view,
-        "allowed": list(legal_actions(state, viewer)) if viewer is not None else [],
+        "allowed": [],
     }
