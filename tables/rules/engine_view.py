@@ -9,9 +9,9 @@ and the offers, which follow its shape.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import TypeAlias, TypeVar, cast
 
 __all__ = [
     "DealView",
@@ -32,6 +32,7 @@ JsonValue: TypeAlias = (
     "str | int | float | bool | Sequence[JsonValue] | Mapping[str, JsonValue] | None"
 )
 JsonObject: TypeAlias = Mapping[str, JsonValue]
+T = TypeVar("T")
 
 
 def json_object(value: JsonValue) -> JsonObject:
@@ -160,6 +161,10 @@ def _player(p: JsonObject) -> PlayerView:
     )
 
 
+def _players(players: JsonValue) -> tuple[PlayerView, ...]:
+    return tuple(_player(p) for p in json_objects(players))
+
+
 def _groups(groups: JsonValue) -> tuple[tuple[str, ...], ...]:
     return tuple(_strings(g) for g in _json_list(groups))
 
@@ -213,26 +218,18 @@ def engine_views_of(views: Sequence[JsonObject]) -> list[EngineView]:
 
 
 class _Shared:
-    """The typed players and deals read so far, by the raw object they were read from (kept,
-    so that its ``id`` is not reused while this lives)."""
+    """The typed parts read so far, by the raw object they were read from (kept, so that its
+    ``id`` is not reused while this lives)."""
 
     def __init__(self) -> None:
-        self.players: dict[int, tuple[JsonValue, tuple[PlayerView, ...]]] = {}
-        self.deals: dict[int, tuple[JsonValue, DealView]] = {}
+        self.read: dict[int, tuple[JsonValue, object]] = {}
 
-    def players_of(self, raw: JsonValue) -> tuple[PlayerView, ...]:
-        found = self.players.get(id(raw))
+    def once(self, raw: JsonValue, read: Callable[[JsonValue], T]) -> T:
+        found = self.read.get(id(raw))
         if found is None:
-            found = (raw, tuple(_player(p) for p in json_objects(raw)))
-            self.players[id(raw)] = found
-        return found[1]
-
-    def deal_of(self, raw: JsonValue) -> DealView:
-        found = self.deals.get(id(raw))
-        if found is None:
-            found = (raw, _deal(json_object(raw)))
-            self.deals[id(raw)] = found
-        return found[1]
+            found = (raw, read(raw))
+            self.read[id(raw)] = found
+        return cast(T, found[1])
 
 
 def _typed(view: JsonObject, shared: _Shared) -> EngineView:
@@ -247,8 +244,8 @@ def _typed(view: JsonObject, shared: _Shared) -> EngineView:
         deal_number=json_int(view.get("deal_number")),
         deals_count=json_int(view.get("hands_count" if classic else "deals_count")),
         pool_limit=json_int(view.get("pool_limit")),
-        players=shared.players_of(view.get("players")),
-        deal=shared.deal_of(deal) if deal else None,
+        players=shared.once(view.get("players"), _players),
+        deal=shared.once(deal, lambda raw: _deal(json_object(raw))) if deal else None,
         hand=_hand(json_object(hand)) if hand else None,
         allowed=_strings(view.get("allowed")),
         raw=view,
