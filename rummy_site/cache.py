@@ -10,11 +10,12 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from datetime import timedelta
 from typing import Any, TypeVar
 
 from django.core.cache.backends.locmem import LocMemCache
-from django.core.cache.backends.redis import RedisCache, RedisCacheClient
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient, RedisSerializer
 from redis import ConnectionPool, Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -36,6 +37,7 @@ class ReusedClientRedisCacheClient(RedisCacheClient):
     # Django's, untyped in its stubs.
     _client: type[Redis]
     _get_connection_pool: Callable[[bool], ConnectionPool]
+    _serializer: RedisSerializer
 
     def __init__(self, servers: list[str], **options: Any) -> None:
         super().__init__(servers, **options)
@@ -47,6 +49,21 @@ class ReusedClientRedisCacheClient(RedisCacheClient):
         if client is None:
             client = self._clients.setdefault(id(pool), self._client(connection_pool=pool))
         return client
+
+    def set_many(
+        self, data: Mapping[str | bytes | memoryview, object], timeout: int | timedelta | None
+    ) -> None:
+        """Django's writes the values with one ``MSET`` and then gives each its expiry with an
+        ``EXPIRE`` of its own; here each is one ``SET ... EX``, in the same transaction (a
+        push's write of what it sent: four Redis commands instead of six or more)."""
+        client = self.get_client(None, write=True)
+        if timeout == 0:  # as Django's ends: expired at once
+            client.delete(*data)
+            return
+        pipeline = client.pipeline()
+        for key, value in data.items():
+            pipeline.set(key, self._serializer.dumps(value), ex=timeout)
+        pipeline.execute()
 
 
 class FallbackRedisCache(RedisCache):

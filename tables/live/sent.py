@@ -5,7 +5,8 @@ each region) and each seat's parts (their version and the digests of their keys)
 The next push of a game, whichever process makes it, sends only what changed since, when what
 is remembered is at the version the change starts from; anything else (nothing remembered, an
 older version, the cache down or emptied) sends the whole felt and every part, which is always
-right. One read and one write a push, whatever the number of seats and languages.
+right. One read and one write a push, whatever the number of seats and languages: all of a
+game's is kept under one key, rewritten whole by each push.
 
 The same write keeps each felt frame for a while (``history``), under the version it moves
 the felt from, so a page that missed frames asks its socket ``since`` the version it shows and
@@ -38,12 +39,9 @@ def digest(text: str) -> str:
     return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
-def _felt_key(game_id: int, language: str) -> str:
-    return f"sent:{_generation[0]}:{game_id}:felt:{language}"
-
-
-def _seat_key(game_id: int, user_id: int) -> str:
-    return f"sent:{_generation[0]}:{game_id}:seat:{user_id}"
+def _game_key(game_id: int) -> str:
+    """The one key of what was pushed for a game: its felt in each language, each seat's parts."""
+    return f"sent:{_generation[0]}:{game_id}"
 
 
 def _history_key(game_id: int, from_version: int) -> str:
@@ -55,6 +53,10 @@ def history_frames() -> int:
     return int(settings.LIVE_HISTORY_FRAMES)
 
 
+# What is kept under a game's key: the felt by language, each seat's parts by user.
+Remembered = tuple[dict[str, FeltSent], dict[int, SeatSent]]
+
+
 @dataclass
 class Sent:
     """What was pushed for one game, read at the start of a push, and what this push sends."""
@@ -62,7 +64,9 @@ class Sent:
     game_id: int
     felts: dict[str, FeltSent] = field(default_factory=dict)
     seats: dict[int, SeatSent] = field(default_factory=dict)
-    written: dict[str, FeltSent | SeatSent | Kept] = field(default_factory=dict)
+    felts_sent: dict[str, FeltSent] = field(default_factory=dict)
+    seats_sent: dict[int, SeatSent] = field(default_factory=dict)
+    kept: Kept | None = None
 
     def felt_at(self, language: str, version: int) -> FeltSent | None:
         entry = self.felts.get(language)
@@ -73,7 +77,7 @@ class Sent:
         return entry[1] if entry is not None and entry[0] == version else None
 
     def felt_sent(self, language: str, entry: FeltSent) -> None:
-        self.written[_felt_key(self.game_id, language)] = entry
+        self.felts_sent[language] = entry
 
     def felt_carried(self, language: str, *, from_version: int, version: int) -> None:
         """The felt at ``version`` is the one sent at ``from_version`` (nothing shown changed)."""
@@ -82,11 +86,11 @@ class Sent:
             self.felt_sent(language, (version, before[1], before[2]))
 
     def seat_sent(self, user_id: int, entry: SeatSent) -> None:
-        self.written[_seat_key(self.game_id, user_id)] = entry
+        self.seats_sent[user_id] = entry
 
     def history(self, *, from_version: int, version: int, html: dict[str, str] | None) -> None:
         """Keep the felt frame that moves the felt from ``from_version`` to ``version``."""
-        self.written[_history_key(self.game_id, from_version)] = (from_version, version, html)
+        self.kept = (from_version, version, html)
 
 
 def sent_read(
@@ -94,23 +98,33 @@ def sent_read(
 ) -> tuple[Sent, dict[str, object]]:
     """What was last pushed for the game in ``languages`` and to ``user_ids``, and the values of
     the cache keys ``also`` (one cache read for them all)."""
-    felt_keys = {_felt_key(game_id, language): language for language in languages}
-    seat_keys = {_seat_key(game_id, user_id): user_id for user_id in user_ids}
+    game_key = _game_key(game_id)
     also = list(also)
-    found = cache.get_many([*felt_keys, *seat_keys, *also])
+    found = cache.get_many([game_key, *also])
     sent = Sent(game_id=game_id)
-    for key, value in found.items():
-        if key in felt_keys:
-            sent.felts[felt_keys[key]] = value
-        elif key in seat_keys:
-            sent.seats[seat_keys[key]] = value
+    remembered: Remembered | None = found.get(game_key)
+    if remembered is not None:
+        felts, seats = remembered
+        sent.felts = {language: felts[language] for language in languages if language in felts}
+        sent.seats = {user_id: seats[user_id] for user_id in user_ids if user_id in seats}
     return sent, {key: found[key] for key in also if key in found}
 
 
 def sent_write(sent: Sent) -> None:
-    """Remember what this push sends, and keep its felt frame (one cache write)."""
-    if sent.written:
-        cache.set_many(sent.written, TTL_S)
+    """Remember what this push sends with what it read and still holds (the languages and the
+    players at the table), and keep its felt frame: one cache write of two keys. Two pushes of a
+    game written at once from two processes keep one of them: an entry is only ever trusted at
+    the version it was written for, so the other's next push sends its parts whole."""
+    written: dict[str, Remembered | Kept] = {}
+    if sent.felts_sent or sent.seats_sent:
+        written[_game_key(sent.game_id)] = (
+            {**sent.felts, **sent.felts_sent},
+            {**sent.seats, **sent.seats_sent},
+        )
+    if sent.kept is not None:
+        written[_history_key(sent.game_id, sent.kept[0])] = sent.kept
+    if written:
+        cache.set_many(written, TTL_S)
 
 
 def history_since(*, game_id: int, version: int, current: int) -> list[Kept] | None:

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import uuid
 from concurrent.futures import ThreadPoolExecutor
+from unittest.mock import patch
 
 import pytest
 from django.conf import settings
+from redis.client import Pipeline
 
 from rummy_site.cache import FallbackRedisCache
 
@@ -59,3 +61,32 @@ def test_redis_gone_degrades_to_memory_through_the_shared_client() -> None:
     gone.set("k", "kept in memory")
     assert gone.degraded
     assert gone.get("k") == "kept in memory"
+
+
+def test_set_many_gives_each_key_its_expiry_with_the_value(
+    redis_cache: FallbackRedisCache,
+) -> None:
+    """``set_many`` writes each value with its expiry in one command (``SET ... EX``), no
+    ``MSET`` then ``EXPIRE`` each, and keeps Django's meaning of the timeout: seconds, none
+    (kept), or 0 (gone at once)."""
+    client = redis_cache._cache.get_client(write=True)
+    redis_cache.set_many({"d": {"felt": 1}, "e": (2, "x")}, 30)
+    redis_cache.set_many({"f": 3}, None)
+    assert redis_cache.get_many(["d", "e", "f"]) == {"d": {"felt": 1}, "e": (2, "x"), "f": 3}
+    key_d, key_f = redis_cache.make_key("d"), redis_cache.make_key("f")
+    assert 25 <= client.ttl(key_d) <= 30
+    assert client.ttl(key_f) == -1  # no expiry
+    redis_cache.set_many({"d": 4, "f": 5}, 0)
+    assert redis_cache.get_many(["d", "e", "f"]) == {"e": (2, "x")}
+
+    sent: list[str] = []
+    execute = Pipeline.execute
+
+    def traced(pipeline: Pipeline, raise_on_error: bool = True) -> list[object]:
+        sent.extend(str(command[0][0]) for command in pipeline.command_stack)
+        return execute(pipeline, raise_on_error)
+
+    with patch.object(Pipeline, "execute", traced):
+        redis_cache.set_many({"g": 1, "h": 2, "i": 3}, 60)
+    assert sent == ["SET", "SET", "SET"]
+    assert redis_cache.get_many(["g", "h", "i"]) == {"g": 1, "h": 2, "i": 3}
