@@ -73,8 +73,13 @@ def _card_html(face: Any, in_hand: bool, language: str | None) -> str:
     return render_to_string("tables/_card.html", {"c": face, "in_hand": in_hand})
 
 
-REMEMBERED_MAX = 4096  # blocks kept in this process, the least recently used dropped first
+# The characters of the blocks kept in this process (about as many bytes: the markup is ASCII
+# but for the words), the least recently used dropped first. Every seat of every table in play
+# keeps a few (its place on the felt as it was this turn and the last, its actions): a budget
+# counted in blocks thrashed under a few hundred tables, and each miss renders the block again.
+REMEMBERED_CHARS = 16_000_000
 _remembered: OrderedDict[tuple[Hashable, ...], str] = OrderedDict()
+_remembered_chars = [0]
 _remembered_lock = threading.Lock()
 _places = itertools.count()
 
@@ -128,9 +133,11 @@ class RememberNode(template.Node):
             else:
                 found = self.nodelist.render(context)
             with _remembered_lock:
+                before = _remembered.pop(key, None)
                 _remembered[key] = found
-                while len(_remembered) > REMEMBERED_MAX:
-                    _remembered.popitem(last=False)
+                _remembered_chars[0] += len(found) - (len(before) if before is not None else 0)
+                while _remembered_chars[0] > REMEMBERED_CHARS and _remembered:
+                    _remembered_chars[0] -= len(_remembered.popitem(last=False)[1])
         for name, value in self.stamps.items():
             shown = conditional_escape(value.resolve(context))
             found = found.replace(_stamp_mark(name), shown)

@@ -4,6 +4,8 @@ and the felt's seats, which use it, as a fresh render shows them."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.template import Context, Template, TemplateSyntaxError
 from django.utils import translation
@@ -55,14 +57,50 @@ def test_two_blocks_with_the_same_values_keep_their_own_text() -> None:
     assert two.render(Context({"a": "z"})) == "one z|two z"
 
 
-def test_the_least_recently_used_block_goes_past_the_limit(monkeypatch) -> None:
-    monkeypatch.setattr(table_words, "REMEMBERED_MAX", 2)
+def test_the_least_recently_used_blocks_go_past_the_budget_of_characters(monkeypatch) -> None:
+    monkeypatch.setattr(table_words, "REMEMBERED_CHARS", 2 * len("p0:1:Lobby"))
     ticks = Ticks()
     for value in ("p", "q", "r"):  # "p" is dropped for "r"
         BLOCK.render(Context({"a": value, "b": 0, "ticks": ticks}))
     assert BLOCK.render(Context({"a": "r", "b": 0, "ticks": ticks})).endswith(":3:Lobby")
     assert BLOCK.render(Context({"a": "p", "b": 0, "ticks": ticks})).endswith(":4:Lobby")
-    assert len(table_words._remembered) <= 2
+    assert len(table_words._remembered) == 2
+    assert table_words._remembered_chars[0] == sum(map(len, table_words._remembered.values()))
+    # A block larger than the whole budget is given back but not kept.
+    assert BLOCK.render(Context({"a": "x" * 50, "b": 0, "ticks": ticks})).endswith(":5:Lobby")
+    assert table_words._remembered_chars[0] <= table_words.REMEMBERED_CHARS
+
+
+def test_the_actions_of_two_tables_are_one_block_with_each_tables_address_and_game() -> None:
+    """A seat's action forms are remembered by what they offer, not by the table: every table
+    in play shares them, each with its own address, game and version put in."""
+    from types import SimpleNamespace
+
+    from django.template.loader import render_to_string
+
+    def seat(table: int, game: int, version: int) -> SimpleNamespace:
+        return SimpleNamespace(
+            allowed=frozenset({"pick_closed", "pick_open", "drop"}),
+            act_url=f"/tables/{table}/act/",
+            game_id=game,
+            version=version,
+            traits=SimpleNamespace(sorts_hand=True),
+            hand=SimpleNamespace(auto_drop=False),
+            melds=(),
+            drop=None,
+        )
+
+    first = render_to_string("tables/table.html#my-actions", {"s": seat(71, 701, 5)})
+    kept = len(table_words._remembered)
+    second = render_to_string("tables/table.html#my-actions", {"s": seat(72, 702, 9)})
+    assert len(table_words._remembered) == kept  # the same block
+    for html, table, game, version in ((first, 71, 701, 5), (second, 72, 702, 9)):
+        assert set(re.findall(r'action="([^"]*)"', html)) == {f"/tables/{table}/act/"}
+        assert set(re.findall(r'hx-post="([^"]*)"', html)) == {f"/tables/{table}/act/"}
+        assert set(re.findall(r'name="game" value="([^"]*)"', html)) == {str(game)}
+        assert set(re.findall(r'name="version" value="([^"]*)"', html)) == {str(version)}
+        assert len(re.findall(r"<form ", html)) == 3
+    assert first.replace("71", "72").replace("701", "702").replace('"5"', '"9"') == second
 
 
 def test_a_block_must_name_what_it_reads() -> None:
