@@ -185,11 +185,6 @@ def _views(moved: TableMoved, seats: Sequence[Seat], sockets: dict[int, int]) ->
     return dict(zip(viewers, views, strict=True))
 
 
-# Runs of white space with a line break between the template's lines: one line break does
-# what they did (the felt has no preformatted text), in a fraction of the bytes.
-_LAYOUT_SPACE = re.compile(r"[ \t]*\n\s*")
-
-
 ALL_PARTS = frozenset({"main", "foot"})
 # The parts of a seat's fragment: ``main`` (the notices, the hand and the actions), ``actions``
 # (the notices and the actions, the hand as it was), ``foot`` (the commitment and leaving).
@@ -209,14 +204,13 @@ def render_seat(
     if money_moved:
         context["request"] = request or _PushRequest()
         context["header_balances"] = wallet_balances_for_header(user=user)
+    shown = {part for part in ("main", "actions", "foot") if part in parts}
+    if "main" in shown:
+        shown.discard("actions")  # the actions are in the main part
+    if not shown:
+        return ""
     renders["seat"] += 1
-    html = ""
-    top = next((part for part in ("main", "actions") if part in parts), None)  # one or neither
-    if top is not None:
-        html = _LAYOUT_SPACE.sub("\n", render_to_string(SEAT_PARTIAL, {**context, "parts": {top}}))
-    if "foot" in parts:  # as written: the shoe's preimage is shown byte for byte
-        html += render_to_string(SEAT_PARTIAL, {**context, "parts": {"foot"}})
-    return html
+    return render_to_string(SEAT_PARTIAL, {**context, "parts": shown})
 
 
 def _changed_parts(sent: tuple[str, str, str] | None, keys: tuple[str, str, str]) -> frozenset[str]:
@@ -234,7 +228,7 @@ def _changed_parts(sent: tuple[str, str, str] | None, keys: tuple[str, str, str]
 def render_felt(context: dict[str, Any]) -> str:
     """The felt as rendered, its regions still marked (``felt_regions`` cuts them out)."""
     renders["felt"] += 1
-    return _LAYOUT_SPACE.sub("\n", render_to_string(FELT_PARTIAL, context))
+    return render_to_string(FELT_PARTIAL, context)
 
 
 # A region of the felt: one element with an id, marked in the template by ``<!--region-->``
