@@ -186,6 +186,9 @@ def run_level(tables: list[dict[str, Any]], args: Any) -> dict[str, Any]:
     barriers[0].wait(timeout=600)  # every socket open
     waited = settle(args.pids, quiet_share=args.quiet, timeout=args.settle)
     connect_cpu = cpu_seconds(args.pids) - connect_cpu
+    idle_cpu = cpu_seconds(args.pids)
+    time.sleep(args.idle)  # every socket open, no move: what the processes spend anyway
+    idle_ms_per_s = (cpu_seconds(args.pids) - idle_cpu) / args.idle * 1000 if args.idle else None
     print(
         f"# {len(tables)} tables via {args.via}: every socket open after"
         f" {time.perf_counter() - connecting - waited:.0f} s, the servers quiet {waited:.0f} s"
@@ -234,6 +237,7 @@ def run_level(tables: list[dict[str, Any]], args: Any) -> dict[str, Any]:
         "errors": stats.errors + stats.socket_errors,
         "cpu_ms_per_action": (sum(cpu) / actions * 1000) if actions and args.pids else None,
         "cpu_ms_per_action_by_pid": [c / actions * 1000 for c in cpu] if actions else [],
+        "idle_ms_per_s": idle_ms_per_s if args.pids else None,
         "pg_connections_peak": peak[0] if args.database_url else None,
         "proxy_cpu_ms_per_action": (
             (proxy_cpu / actions * 1000) if actions and args.proxy_pids else None
@@ -297,6 +301,13 @@ def main() -> None:
         default=120.0,
         help="before a level, wait up to this many seconds for the --pids to go quiet (the"
         " connects' writes and pushes done), so a move's CPU is the moves' own (0: no wait)",
+    )
+    parser.add_argument(
+        "--idle",
+        type=float,
+        default=10.0,
+        help="after the settle, measure the --pids' CPU for this many seconds with every socket"
+        " open and no move (what the processes spend whatever the moves; 0: not measured)",
     )
     parser.add_argument(
         "--quiet", type=float, default=0.05, help="the share of a core that counts as quiet"

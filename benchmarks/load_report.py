@@ -36,6 +36,13 @@ def print_level(via: str, r: dict[str, Any], args: Any) -> None:
         if args.pgbouncer_admin:
             line += f", {pgb_x:.1f} transactions and {pgb_q:.1f} statements through PgBouncer"
         print(line, flush=True)
+    if r.get("idle_ms_per_s") is not None and r["actions_per_s"]:
+        idle = r["idle_ms_per_s"]
+        print(
+            f"        idle: {idle:.0f} ms of CPU a second with every socket open and no move,"
+            f" {idle / r['actions_per_s']:.1f} ms of each move's CPU at this rate",
+            flush=True,
+        )
     if len(args.pids) > 1:
         shares = ", ".join(f"{c:.1f}" for c in r["cpu_ms_per_action_by_pid"])
         print(f"        CPU ms/action by process: {shares}", flush=True)

@@ -32,6 +32,7 @@ from django.utils.translation import gettext
 
 from ledger.append_only import AppendOnlyModel
 from ledger.currencies import Currency
+from rummy_site.json_field import OrjsonField
 from tables.engines import template_settings
 from tables.template_rules import SEATS_WORDS, template_problems
 
@@ -407,8 +408,8 @@ class Game(models.Model):
     stake = models.BigIntegerField(
         help_text="What each seat pays into the pot: the entry fee, or the points buy-in."
     )
-    settings = models.JSONField()
-    state = models.JSONField(null=True, blank=True)
+    settings = OrjsonField()
+    state = OrjsonField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0)
     status = models.CharField(
         max_length=16, choices=GameStatus.choices, default=GameStatus.WAITING, db_index=True
@@ -560,8 +561,8 @@ class Move(AppendOnlyModel):
     )
     seat_no = models.PositiveSmallIntegerField(null=True, blank=True)
     action = models.CharField(max_length=32)
-    payload = models.JSONField(default=dict, blank=True)
-    events = models.JSONField(default=list, blank=True)
+    payload = OrjsonField(default=dict, blank=True)
+    events = OrjsonField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     clock = models.FloatField(help_text="The engine clock (epoch seconds) the action ran at.")
 

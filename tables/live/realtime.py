@@ -34,7 +34,6 @@ begins, a card appears) or nothing is remembered at the version the page shows.
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 import threading
@@ -52,6 +51,7 @@ from django.utils import timezone, translation
 from accounts.live import call_async
 from accounts.middleware import player_language, player_time_zone
 from ledger.selectors import wallet_balances_for_header
+from rummy_site.json_field import json_dumps
 from tables import selectors
 from tables.engines import engine_of
 from tables.events import UNKNOWN_DEAL, TableMoved, table_moved_subscribe
@@ -95,7 +95,7 @@ def lobby_group() -> str:
 def frame_text(frame: dict[str, object]) -> str:
     """A frame of the table socket as it goes on the wire (docs/table-socket.md): one JSON
     object told apart by ``t``, encoded once however many sockets it goes to."""
-    return json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
+    return json_dumps(frame).decode()
 
 
 def felt_frame_text(*, from_version: int, version: int, html: str | None) -> str:
@@ -233,7 +233,7 @@ def render_felt(context: dict[str, Any]) -> str:
 
 # A region of the felt: one element with an id, marked in the template by ``<!--region-->``
 # before it and ``<!--/region-->`` after it (regions do not nest).
-_REGION = re.compile(r"<!--region-->(.*?)<!--/region-->", re.S)
+_OPEN, _CLOSE = "<!--region-->", "<!--/region-->"
 _REGION_ID = re.compile(r'<[a-z]+[^>]*?\sid="([^"]+)"')
 
 
@@ -241,16 +241,19 @@ def felt_regions(html: str) -> tuple[str, dict[str, str]]:
     """The felt cut into its regions (id -> HTML) and the rest, its skeleton (the regions'
     places marked by their ids; the root's opening tag, which carries the version, left out)."""
     regions: dict[str, str] = {}
-
-    def cut(match: re.Match[str]) -> str:
-        body = match.group(1)
+    first, *marked = html.split(_OPEN)
+    skeleton = [first]
+    for piece in marked:
+        body, closed, rest = piece.partition(_CLOSE)
+        if not closed:  # a mark with no end: left as it is
+            skeleton.append(_OPEN + piece)
+            continue
         found = _REGION_ID.match(body)
         region_id = found.group(1) if found else f"?{len(regions)}"
         regions[region_id] = body
-        return f"<!--{region_id}-->"
-
-    skeleton = _REGION.sub(cut, html)
-    return skeleton[skeleton.find(">") + 1 :], regions
+        skeleton += (f"<!--{region_id}-->", rest)
+    whole = "".join(skeleton)
+    return whole[whole.find(">") + 1 :], regions
 
 
 def felt_whole(html: str) -> str:

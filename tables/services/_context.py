@@ -172,7 +172,8 @@ class Ctx:
         if self._state_stale and self._state is not None:
             self.game.state = dict(self._state.to_json())
             self._state_stale = False
-        return self.game.state
+        stored: JsonObject | None = self.game.state
+        return stored
 
     def active_seats(self) -> list[Seat]:
         """Seats still taken at the table (not left), by seat number."""

@@ -32,7 +32,8 @@ def deal_state_after(*, deal: Deal) -> dict[str, Any] | None:
     if following is not None:
         state: dict[str, Any] = following.state_before
         return state
-    return deal.game.state
+    stored: dict[str, Any] | None = deal.game.state
+    return stored
 
 
 def deal_history(*, deal: Deal) -> list[ReplayStep]:

@@ -285,3 +285,23 @@ def test_every_action_form_pushed_carries_the_version_of_its_frame(six: Any, lis
                     assert versions == {str(event["version"])}
                     seen += 1
     assert seen >= 24  # the mover's and the next player's actions, every move
+
+
+def test_the_felt_is_cut_at_its_marks_into_regions_by_id_and_a_skeleton() -> None:
+    html = (
+        '<div id="felt" data-v="7"><h2>Table</h2>'
+        '<!--region--><section class="pile" id="open-pile">5H</section><!--/region-->'
+        "<p>between</p>"
+        "<!--region--><div>no id</div><!--/region-->"
+        "<!--region--><i>a mark with no end</i></div>"
+    )
+    skeleton, regions = realtime.felt_regions(html)
+    assert regions == {
+        "open-pile": '<section class="pile" id="open-pile">5H</section>',
+        "?1": "<div>no id</div>",
+    }
+    assert skeleton == (
+        "<h2>Table</h2><!--open-pile--><p>between</p><!--?1-->"
+        "<!--region--><i>a mark with no end</i></div>"
+    )
+    assert realtime.felt_whole(html).count("region") == 0
