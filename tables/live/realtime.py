@@ -59,7 +59,7 @@ from tables.live import fanout, presence
 from tables.live.fanout import Event
 from tables.live.lobby import lobby_changed
 from tables.live.sent import Sent, digest, sent_read, sent_write
-from tables.live.viewer import felt_context, seat_context
+from tables.live.viewer import FELT_PARTIAL, SEAT_PARTIAL, felt_context, seat_context
 from tables.presenters import seat_hand_key, seat_keys
 from tables.presenters.moves import move_lines
 from tables.readmodel import TableRead
@@ -70,9 +70,6 @@ if TYPE_CHECKING:
     from tables.models import Seat
 
 logger = logging.getLogger(__name__)
-
-FELT_PARTIAL = "tables/table.html#felt"
-SEAT_PARTIAL = "tables/table.html#seat"
 
 
 # The cache keys the felt's template tags read for a table's people (variant, user ids -> keys),

@@ -18,6 +18,11 @@ if TYPE_CHECKING:
     from accounts.models import User
     from tables.readmodel import TableRead
 
+# The page's parts (``templates/tables/table.html``) that these contexts render.
+TABLE_PARTIAL = "tables/table.html#table"
+FELT_PARTIAL = "tables/table.html#felt"
+SEAT_PARTIAL = "tables/table.html#seat"
+
 
 def seat_context(data: TableRead, *, now: float, error: str = "") -> dict[str, Any]:
     """The template context of one seat's parts (``tables/table.html#seat``)."""
