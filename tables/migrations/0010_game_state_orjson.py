@@ -6,30 +6,29 @@ import rummy_site.json_field
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tables', '0009_table_casual'),
+        ("tables", "0009_table_casual"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='game',
-            name='settings',
+            model_name="game",
+            name="settings",
             field=rummy_site.json_field.OrjsonField(),
         ),
         migrations.AlterField(
-            model_name='game',
-            name='state',
+            model_name="game",
+            name="state",
             field=rummy_site.json_field.OrjsonField(blank=True, null=True),
         ),
         migrations.AlterField(
-            model_name='move',
-            name='events',
+            model_name="move",
+            name="events",
             field=rummy_site.json_field.OrjsonField(blank=True, default=list),
         ),
         migrations.AlterField(
-            model_name='move',
-            name='payload',
+            model_name="move",
+            name="payload",
             field=rummy_site.json_field.OrjsonField(blank=True, default=dict),
         ),
     ]
