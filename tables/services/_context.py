@@ -26,6 +26,7 @@ from tables.models import LIVE_GAME_STATUSES, TABLE_NAME_RELATED, Deal, Game, Mo
 from tables.rules.engine_view import JsonObject, JsonValue
 from tables.rules.game import PointsSettled
 from tables.rules.variants import EngineAction, EngineSettings, EngineState, ServerEngine
+from tables.services import _saved
 from tables.services._compiled import CompiledRead
 from tables.services.errors import NotFound, NotSeated, TableError, TableRefusal
 
@@ -38,7 +39,7 @@ T = TypeVar("T")
 def in_transaction(work: Callable[[], T]) -> T:
     """Run ``work`` as one database transaction; serialization failures and deadlocks
     (PostgreSQL) or a locked database (SQLite) are retried by the ledger's helper."""
-    return retry_on_conflict(work)()
+    return retry_on_conflict(_saved.flushed(work))()
 
 
 def _clock() -> float:
@@ -108,6 +109,8 @@ class Ctx:
     _start_state: EngineState | None = None
     _start_captured: bool = False
     _start_lobby: tuple[str, str, int] = ("", "", 0)
+    # Moves recorded and not yet written: they are written with the game (``_saved``).
+    pending_moves: list[Move] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.start_version = self.game.version
@@ -306,7 +309,7 @@ def record_move(
 ) -> Move:
     ctx.game.version += 1
     ctx.changed = True
-    move: Move = Move.objects.create(
+    move = Move(
         game=ctx.game,
         deal=deal,
         version=ctx.game.version,
@@ -317,6 +320,7 @@ def record_move(
         events=list(events),
         clock=ctx.now,
     )
+    _saved.move_pending(ctx, move)  # written with the game, or before the commit
     ctx.moves.append(
         {"version": move.version, "seat_no": seat_no, "action": action, "events": move.events}
     )

@@ -39,6 +39,7 @@ from tables.services._context import (
     record_move,
     to_dt,
 )
+from tables.services._saved import game_save
 from tables.services.errors import TableError, TableRefusal
 from tables.services.settlement import rejoin_paid, settle
 from tables.signals import push_observed
@@ -206,7 +207,7 @@ def save_game(ctx: Ctx) -> None:
     """Save the game and arrange the push and the timer for after the commit."""
     sync_deadline(ctx)
     ctx.state_json()
-    ctx.game.save(update_fields=GAME_MOVING_FIELDS)
+    game_save(ctx, GAME_MOVING_FIELDS)  # with the moves recorded, one statement on PostgreSQL
     game_id, version, key = ctx.game.pk, ctx.game.version, state_key(ctx.game)
     deadline = ctx.game.deadline if ctx.game.status in LIVE_GAME_STATUSES else None
     known, deal = deal_known(ctx)

@@ -18,6 +18,7 @@ from tables.rules.game.bot import STRENGTHS, Strength
 from tables.rules.variants import EngineState, ServerEngine
 from tables.services._context import Ctx, bot_seats, now_or_clock, open_deal
 from tables.services._pipeline import apply_action, continue_play, game_write
+from tables.services._saved import moves_flush
 
 logger = logging.getLogger(__name__)
 
@@ -65,6 +66,7 @@ def _deal_events(ctx: Ctx) -> list[JsonObject]:
     deal = open_deal(ctx)
     if deal is None:
         return []
+    moves_flush(ctx)  # the moves this write recorded, read back with the others
     rows = Move.objects.filter(game=ctx.game, version__gt=deal.version_before).order_by("version")
     return [event for events in rows.values_list("events", flat=True) for event in events]
 
