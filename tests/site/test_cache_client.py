@@ -86,7 +86,14 @@ def test_set_many_gives_each_key_its_expiry_with_the_value(
         sent.extend(str(command[0][0]) for command in pipeline.command_stack)
         return execute(pipeline, raise_on_error)
 
+    def calls(command: str) -> int:
+        stats: dict[str, dict[str, int]] = client.info("commandstats")
+        return stats.get(f"cmdstat_{command}", {}).get("calls", 0)
+
+    multi, set_ = calls("multi"), calls("set")
     with patch.object(Pipeline, "execute", traced):
         redis_cache.set_many({"g": 1, "h": 2, "i": 3}, 60)
     assert sent == ["SET", "SET", "SET"]
+    # as Redis counts them: three SETs, no MULTI/EXEC around them
+    assert (calls("multi"), calls("set")) == (multi, set_ + 3)
     assert redis_cache.get_many(["g", "h", "i"]) == {"g": 1, "h": 2, "i": 3}
