@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from django.db import DatabaseError, connections, router
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, Model
 
 from tables.models import Game, Move
@@ -80,11 +81,19 @@ def flushed(work: Callable[[], T]) -> Callable[[], T]:
     return run
 
 
+# The move log's columns as an insert writes them (all but the key), the game's by field name.
+_MOVE_FIELDS = [f for f in Move._meta.concrete_fields if not f.primary_key]
+_GAME_FIELDS = {f.name: f for f in Game._meta.concrete_fields}
+
+
 def _values(
-    fields: Sequence[Field[object, object]], row: Model, *, add: bool, using: str
+    fields: Sequence[Field[object, object]],
+    row: Model,
+    *,
+    add: bool,
+    connection: BaseDatabaseWrapper,
 ) -> list[_SQLType]:
     """``row``'s values of ``fields`` as the ORM's insert (``add``) or update writes them."""
-    connection = connections[using]
     values: list[_SQLType] = [
         field.get_db_prep_save(field.pre_save(row, add), connection) for field in fields
     ]
@@ -103,14 +112,13 @@ def game_save(ctx: Ctx, fields: Sequence[str]) -> None:
         return
     pending, ctx.pending_moves = ctx.pending_moves, []
     quote = connection.ops.quote_name
-    move_fields = [f for f in Move._meta.concrete_fields if not f.primary_key]
-    game_columns = {f.name: f for f in Game._meta.concrete_fields}
-    game_fields = [game_columns[name] for name in fields]
+    move_fields = _MOVE_FIELDS
+    game_fields = [_GAME_FIELDS[name] for name in fields]
     row = "(" + ", ".join(["%s"] * len(move_fields)) + ")"
     params: list[_SQLType] = []
     for move in pending:
-        params += _values(move_fields, move, add=True, using=using)
-    params += _values(game_fields, game, add=False, using=using)
+        params += _values(move_fields, move, add=True, connection=connection)
+    params += _values(game_fields, game, add=False, connection=connection)
     params.append(game.pk)
     sql = (
         f"WITH logged AS (INSERT INTO {quote(Move._meta.db_table)} "

@@ -20,7 +20,6 @@ from ledger import selectors as ledger_selectors
 from ledger.currencies import money_games_on
 from tables import presenters, selectors, services
 from tables.live import presence, viewer
-from tables.live.viewer import SEAT_PARTIAL, TABLE_PARTIAL
 from tables.models import Table, TableTemplate
 from tables.services.friends import table_friend_invite
 from tables.web import acting, friends, hooks
@@ -195,14 +194,14 @@ def _seat_answer(request: HttpRequest, table_id: int, *, error: str, status: int
     except Table.DoesNotExist as exc:
         raise Http404 from exc
     # Only the parts, out of band, whatever the request asked to swap.
-    return reswap(render(request, SEAT_PARTIAL, context, status=status), "none")
+    return reswap(render(request, viewer.SEAT_PARTIAL, context, status=status), "none")
 
 
 @require_GET
 def table_detail(request: HtmxRequest, table_id: int) -> HttpResponse:
     context = _viewer_context(request, table_id)
     if request.htmx:
-        return render(request, TABLE_PARTIAL, context)
+        return render(request, viewer.TABLE_PARTIAL, context)
     context.update(hooks.table_page_context(table_id))  # a tournament's: the way back to it
     context.update(friends.table_invite_context(request.user, table_id))  # the host's friends
     return render(request, "tables/table.html", context)
@@ -238,7 +237,7 @@ def table_invite_friend(request: AuthenticatedHttpRequest, table_id: int) -> Htt
 @require_GET
 def table_view(request: HttpRequest, table_id: int) -> HttpResponse:
     """The table partial alone: what a client re-fetches after a push or a reconnect."""
-    return render(request, TABLE_PARTIAL, _viewer_context(request, table_id))
+    return render(request, viewer.TABLE_PARTIAL, _viewer_context(request, table_id))
 
 
 @login_required
@@ -296,7 +295,9 @@ def table_act(request: SignedInHtmxRequest, table_id: int) -> HttpResponse:
         return HttpResponse(status=204)  # the push brings the mover's fragment to every tab
     if whole:
         # The page is behind (or the player left): the whole table, in place of the page's.
-        response = render(request, TABLE_PARTIAL, _viewer_context(request, table_id, error=error))
+        response = render(
+            request, viewer.TABLE_PARTIAL, _viewer_context(request, table_id, error=error)
+        )
         response.status_code = status
         return reswap(retarget(response, "#table-root"), "outerHTML")
     return _seat_answer(request, table_id, error=error, status=status)
