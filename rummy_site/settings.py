@@ -213,9 +213,17 @@ DATABASE_POOL_TIMEOUT = env_float("DATABASE_POOL_TIMEOUT", 30.0)
 if DATABASE_POOL_MAX < 1 or not 0 <= DATABASE_POOL_MIN <= DATABASE_POOL_MAX:
     raise ImproperlyConfigured("Need 0 <= DATABASE_POOL_MIN <= DATABASE_POOL_MAX and a max >= 1.")
 if DATABASE_URL:
-    # Health checks on: the pool checks a connection when it hands it out, so one the server
-    # dropped is replaced, not used.
-    _database = dj_database_url.parse(DATABASE_URL, conn_max_age=0, conn_health_checks=True)
+    # The pool hands out a connection the server dropped only after checking it: the backend
+    # (rummy_site/backends/postgresql/base.py) looks at the idle connection's socket and makes
+    # the round trip of psycopg's check only when the server has sent something unasked (its
+    # goodbye), so a healthy connection costs no query and no transaction of its own. Django's
+    # own check (CONN_HEALTH_CHECKS) would send an empty query every time.
+    _database = dj_database_url.parse(
+        DATABASE_URL,
+        engine="rummy_site.backends.postgresql",
+        conn_max_age=0,
+        conn_health_checks=False,
+    )
     _database["OPTIONS"] = {
         **_database.get("OPTIONS", {}),
         "pool": {

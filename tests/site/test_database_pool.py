@@ -9,6 +9,7 @@ import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
+import psycopg
 import pytest
 from django.conf import settings
 from django.db import connection, connections
@@ -91,3 +92,66 @@ def test_150_concurrent_requests_never_hold_more_than_the_pool(transactional_db,
     assert not [s for s in statuses if s < 0], statuses
     assert failures == []
     assert 1 <= peak <= POOL_MAX, f"{peak} connections held, the pool max is {POOL_MAX}"
+
+
+def _side_connection() -> psycopg.Connection[tuple[object, ...]]:
+    params = connection.settings_dict
+    return psycopg.connect(
+        host=params["HOST"],
+        port=params["PORT"] or 5432,
+        user=params["USER"],
+        dbname=params["NAME"],
+        autocommit=True,
+    )
+
+
+def _backend_pid() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid() /* checked out */")
+        return int(cursor.fetchone()[0])
+
+
+@pytest.mark.postgres
+def test_a_healthy_pooled_connection_is_handed_out_without_a_round_trip(transactional_db):
+    assert connection.pool is not None
+    _backend_pid()
+    connection.close()  # back to the pool, idle
+    with _side_connection() as side:
+
+        def last_changes() -> dict[int, object]:
+            """When each other session of the database last changed state."""
+            rows = side.execute(
+                "SELECT pid, state_change FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            ).fetchall()
+            return dict(rows)
+
+        idle = last_changes()
+        time.sleep(0.05)
+        connection.ensure_connection()  # taken from the pool again
+        after_checkout = last_changes()
+        pid = _backend_pid()
+        after_query = last_changes()
+    connection.close()
+    # Handing a pooled connection out sent no server anything (an empty health-check query
+    # would have moved that session's state to active and back); its first query does.
+    assert pid in idle
+    assert after_checkout == idle
+    assert after_query[pid] != idle[pid]
+
+
+@pytest.mark.postgres
+def test_a_pooled_connection_the_server_ended_is_replaced_before_use(transactional_db):
+    assert connection.pool is not None
+    first = _backend_pid()
+    connection.close()
+    with _side_connection() as side:
+        side.execute("SELECT pg_terminate_backend(%s)", [first])
+        for _ in range(100):  # the server ends it asynchronously
+            gone = side.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = %s", [first])
+            if gone.fetchone() == (0,):
+                break
+            time.sleep(0.02)
+    second = _backend_pid()  # no error: the ended connection was dropped, another taken
+    connection.close()
+    assert second != first

@@ -1,0 +1,1 @@
+"""Database backends of the site: Django's own, subclassed where the site needs more."""
