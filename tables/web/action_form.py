@@ -20,6 +20,15 @@ MAX_CARD_CHARS = 8
 CardGroups = list[list[str]]
 
 
+class SharedFields(dict[str, forms.Field]):
+    """A form class's fields, shared by its forms: Django deep-copies ``base_fields`` for every
+    form so that one form may change its own (choices, widgets, ``required``); a form that never
+    does reads with the class's fields as they are, instead of 13 fields copied per move."""
+
+    def __deepcopy__(self, memo: dict[int, object]) -> dict[str, forms.Field]:
+        return dict(self)
+
+
 class CardGroupsField(forms.Field):
     """Card groups as the page sends them: a JSON list of lists of card codes (empty groups
     dropped). Deeper nesting, other values, a text too long: refused in words."""
@@ -122,3 +131,7 @@ class ActionForm(forms.Form):
             for error in errors:
                 return str(error)
         return str(_("A field of this action could not be read."))
+
+
+# No form changes its fields (nothing above sets choices, widgets or ``required`` per form).
+ActionForm.base_fields = SharedFields(ActionForm.base_fields)
