@@ -3,6 +3,7 @@ pool, never more than DATABASE_POOL_MAX, whatever the number of concurrent reque
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 import urllib.error
@@ -155,3 +156,34 @@ def test_a_pooled_connection_the_server_ended_is_replaced_before_use(transaction
     second = _backend_pid()  # no error: the ended connection was dropped, another taken
     connection.close()
     assert second != first
+
+
+@pytest.mark.postgres
+def test_the_check_reads_a_socket_numbered_past_selects_limit(transactional_db):
+    """A web process holding thousands of sockets gives a new connection a descriptor past
+    ``select``'s 1024: the idle check must still tell a live connection from an ended one."""
+    import resource
+
+    from rummy_site.backends.postgresql.base import said_something
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < 1200:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(4096, hard), hard))
+    fillers = []
+    try:
+        while len(fillers) < 1100 and (not fillers or fillers[-1] <= 1024):
+            fillers.append(os.open(os.devnull, os.O_RDONLY))
+        with _side_connection() as high, _side_connection() as side:
+            assert high.fileno() > 1024
+            assert not said_something(high)
+            pid = high.info.backend_pid
+            side.execute("SELECT pg_terminate_backend(%s)", [pid])
+            for _ in range(100):
+                if said_something(high):
+                    break
+                time.sleep(0.02)
+            assert said_something(high)
+    finally:
+        for fd in fillers:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
