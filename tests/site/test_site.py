@@ -139,7 +139,7 @@ def test_database_url_selects_postgres_through_a_bounded_pool():
     result = _django_in_subprocess(code, env)
     assert result.returncode == 0, result.stderr
     engine, max_age, pool_max, layer, max_conn, broker, timers = result.stdout.split()
-    assert engine == "django.db.backends.postgresql"
+    assert engine == "rummy_site.backends.postgresql"  # Django's, checking pooled connections
     assert int(max_age) == 0  # no persistent connection outside the pool
     assert int(pool_max) == 7
     assert layer == "rummy_site.channel_layer.WaitingRedisChannelLayer"
