@@ -4,6 +4,7 @@ pool, never more than DATABASE_POOL_MAX, whatever the number of concurrent reque
 from __future__ import annotations
 
 import os
+import resource
 import threading
 import time
 import urllib.error
@@ -15,6 +16,7 @@ import pytest
 from django.conf import settings
 from django.db import connection, connections
 
+from rummy_site.backends.postgresql.base import said_something
 from tests.live_server import running_daphne, server_env
 
 POOL_MAX = 4
@@ -162,10 +164,6 @@ def test_a_pooled_connection_the_server_ended_is_replaced_before_use(transaction
 def test_the_check_reads_a_socket_numbered_past_selects_limit(transactional_db):
     """A web process holding thousands of sockets gives a new connection a descriptor past
     ``select``'s 1024: the idle check must still tell a live connection from an ended one."""
-    import resource
-
-    from rummy_site.backends.postgresql.base import said_something
-
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < 1200:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(4096, hard), hard))
