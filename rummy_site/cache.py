@@ -1,6 +1,12 @@
 """A Redis cache that degrades instead of failing: while Redis does not answer, every
 operation goes to a per-process memory cache, and Redis is tried again a few seconds later.
 
+Django keeps a cache object per thread and per asynchronous context: every table socket of a
+web process gets one of its own. What costs a connection is kept per process instead, shared
+by every one of them: the Redis connection pools (``REDIS_MAX_CONNECTIONS`` is the process's
+cap, a thread past it waiting for a free connection), the memory fallback and whether Redis is
+down.
+
 What the cache holds is short-lived and may be lost (who has a socket open at a table, the
 last decoded game states, the rate-limit counters), so a Redis outage costs accuracy for a
 moment, never a page: sessions live in the database, and the site keeps serving."""
@@ -11,6 +17,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any, TypeVar
 
@@ -26,28 +33,69 @@ T = TypeVar("T")
 DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
 
 
+@dataclass
+class _Shared:
+    """A process's connection pools to one set of servers with one set of options (by the
+    server's index, as Django numbers them), and one ``redis.Redis`` for each."""
+
+    pools: dict[int, ConnectionPool] = field(default_factory=dict)
+    clients: dict[int, Redis] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+_shared: dict[tuple[tuple[str, ...], str], _Shared] = {}
+_shared_lock = threading.Lock()
+
+
 class ReusedClientRedisCacheClient(RedisCacheClient):
-    """Django's Redis cache client with one ``redis.Redis`` per connection pool, made once.
+    """Django's Redis cache client with its connection pools and one ``redis.Redis`` for each
+    made once per process.
 
     Django's own makes a new ``redis.Redis`` for every operation, and redis-py's constructor
     copies its table of some 200 response callbacks each time: about 55 µs, more than a GET's
     round trip to a local Redis, on every cache read and write. A ``redis.Redis`` takes a
-    connection from its pool for each command and gives it back, so one serves every thread."""
+    connection from its pool for each command and gives it back, so one serves every thread.
+
+    Django's own also makes pools per client, that is per cache object: one per thread and
+    per asynchronous context. Each table socket's consumer runs in a context of its own, so a
+    web process held a Redis connection for every socket it held (3,374 for 3,300 sockets)."""
 
     # Django's, untyped in its stubs.
     _client: type[Redis]
-    _get_connection_pool: Callable[[bool], ConnectionPool]
+    _pool_class: type[ConnectionPool]
+    _pool_options: dict[str, Any]
+    _servers: list[str]
+    _get_connection_pool_index: Callable[[bool], int]
     _serializer: RedisSerializer
 
     def __init__(self, servers: list[str], **options: Any) -> None:
         super().__init__(servers, **options)
-        self._clients: dict[int, Redis] = {}  # by the id of their pool, which lives as long
+        key = (tuple(servers), repr(sorted(self._pool_options.items())))
+        with _shared_lock:
+            self._shared = _shared.setdefault(key, _Shared())
+
+    def _get_connection_pool(self, write: bool) -> ConnectionPool:
+        return self._pool_at(self._get_connection_pool_index(write))
+
+    def _pool_at(self, index: int) -> ConnectionPool:
+        shared = self._shared
+        pool = shared.pools.get(index)
+        if pool is None:
+            with shared.lock:
+                pool = shared.pools.get(index)
+                if pool is None:
+                    pool = self._pool_class.from_url(self._servers[index], **self._pool_options)
+                    shared.pools[index] = pool
+        return pool
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Redis:
-        pool = self._get_connection_pool(write)
-        client = self._clients.get(id(pool))
+        index = self._get_connection_pool_index(write)
+        shared = self._shared
+        client = shared.clients.get(index)
         if client is None:
-            client = self._clients.setdefault(id(pool), self._client(connection_pool=pool))
+            pool = self._pool_at(index)
+            with shared.lock:
+                client = shared.clients.setdefault(index, self._client(connection_pool=pool))
         return client
 
     def set_many(
@@ -68,6 +116,17 @@ class ReusedClientRedisCacheClient(RedisCacheClient):
         pipeline.execute()
 
 
+@dataclass
+class _Outage:
+    """Until when (``time.monotonic``) this process leaves one Redis server alone."""
+
+    down_until: float = 0.0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+_outages: dict[str, _Outage] = {}
+
+
 class FallbackRedisCache(RedisCache):
     """``RedisCache`` with a memory fallback. ``OPTIONS["retry_after_s"]`` (default 5) is how
     long Redis is left alone after a failure."""
@@ -81,23 +140,27 @@ class FallbackRedisCache(RedisCache):
         params["OPTIONS"] = options
         super().__init__(server, params)
         self._class = ReusedClientRedisCacheClient
-        self._local = LocMemCache(f"fallback-{id(self)}", {"TIMEOUT": params.get("TIMEOUT", 300)})
-        self._down_until = 0.0
-        self._lock = threading.Lock()
+        # Memory caches of one name share their entries: every cache object of the process
+        # falls back to the same memory, and Redis is down for all of them at once.
+        name = f"fallback:{server}:{self.key_prefix}"
+        self._local = LocMemCache(name, {"TIMEOUT": params.get("TIMEOUT", 300)})
+        with _shared_lock:
+            self._outage = _outages.setdefault(server, _Outage())
 
     @property
     def degraded(self) -> bool:
-        return time.monotonic() < self._down_until
+        return time.monotonic() < self._outage.down_until
 
     def _either(self, name: str, redis_call: Callable[[], T], local_call: Callable[[], T]) -> T:
         if not self.degraded:
             try:
                 return redis_call()
             except DOWN as error:
-                with self._lock:
+                outage = self._outage
+                with outage.lock:
                     if not self.degraded:
                         logger.warning("cache: Redis is down (%s), using memory: %s", name, error)
-                    self._down_until = time.monotonic() + self.retry_after_s
+                    outage.down_until = time.monotonic() + self.retry_after_s
         return local_call()
 
     def add(self, key: Any, value: Any, timeout: Any = None, version: Any = None) -> bool:

@@ -324,7 +324,12 @@ if REDIS_URL:
             "BACKEND": "rummy_site.cache.FallbackRedisCache",
             "LOCATION": REDIS_URL,
             "OPTIONS": {
+                # One pool per process (rummy_site/cache.py): a thread past the cap waits for
+                # a free connection, up to the timeout, instead of failing.
+                "pool_class": "redis.BlockingConnectionPool",
                 "max_connections": REDIS_MAX_CONNECTIONS,
+                "timeout": env_float("REDIS_POOL_TIMEOUT_S", 5.0),
+                "client_name": "rummy-cache",  # as Redis's CLIENT LIST shows the connections
                 "socket_connect_timeout": 2,
                 "socket_timeout": 2,
                 "retry_after_s": env_float("CACHE_RETRY_AFTER_S", 5.0),

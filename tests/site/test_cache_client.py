@@ -4,6 +4,7 @@ every operation."""
 
 from __future__ import annotations
 
+import threading
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from unittest.mock import patch
@@ -97,3 +98,50 @@ def test_set_many_gives_each_key_its_expiry_with_the_value(
     # as Redis counts them: three SETs, no MULTI/EXEC around them
     assert (calls("multi"), calls("set")) == (multi, set_ + 3)
     assert redis_cache.get_many(["g", "h", "i"]) == {"g": 1, "h": 2, "i": 3}
+
+
+def test_cache_objects_of_one_process_share_its_pool_and_its_memory() -> None:
+    """Django makes a cache object per thread and per asynchronous context. Those with the
+    same server and options share one connection pool and one client; when Redis is down, it
+    is down for all of them, and all fall back to the same memory."""
+    options = {"OPTIONS": {"max_connections": 7}, "KEY_PREFIX": f"p-{uuid.uuid4().hex}"}
+    first = FallbackRedisCache(settings.REDIS_URL, options)
+    second = FallbackRedisCache(settings.REDIS_URL, options)
+    assert first._cache.get_client() is second._cache.get_client()
+    assert first._cache._get_connection_pool(True) is second._cache._get_connection_pool(True)
+    other = FallbackRedisCache(settings.REDIS_URL, {**options, "OPTIONS": {"max_connections": 8}})
+    assert other._cache.get_client() is not first._cache.get_client()
+
+    gone = {"OPTIONS": {"socket_connect_timeout": 0.2}, "KEY_PREFIX": f"g-{uuid.uuid4().hex}"}
+    down_one = FallbackRedisCache("redis://127.0.0.1:2/0", gone)
+    down_two = FallbackRedisCache("redis://127.0.0.1:2/0", gone)
+    down_one.set("seen", "by both")
+    assert down_one.degraded and down_two.degraded  # the second never tried
+    assert down_two.get("seen") == "by both"
+
+
+def test_a_thread_past_the_pool_s_cap_waits_for_a_connection(redis_cache: FallbackRedisCache):
+    """The process's pool is capped (``REDIS_MAX_CONNECTIONS``, the site's options here): a
+    thread that finds every connection taken waits for one to come back instead of failing,
+    which would send the whole process to its memory fallback."""
+    site_options = settings.CACHES["default"]["OPTIONS"]
+    assert isinstance(site_options, dict)
+    capped = FallbackRedisCache(
+        settings.REDIS_URL,
+        {"OPTIONS": {**site_options, "max_connections": 1}, "KEY_PREFIX": redis_cache.key_prefix},
+    )
+    pool = capped._cache._get_connection_pool(True)
+    held = pool.get_connection()
+    done: list[object] = []
+
+    def read() -> None:
+        done.append(capped.get_many(["a"]))
+
+    thread = threading.Thread(target=read)
+    thread.start()
+    thread.join(0.3)
+    assert thread.is_alive() and not done  # waiting for the one connection
+    pool.release(held)
+    thread.join(5)
+    assert done == [{}]
+    assert not capped.degraded

@@ -8,13 +8,15 @@ import re
 from typing import Any
 
 import pytest
-from asgiref.sync import async_to_sync
+import redis
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.auth import AuthMiddlewareStack
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
 from django.test import Client
 
+from tables.live import presence
 from tables.live.routing import websocket_urlpatterns
 from tables.models import Seat
 
@@ -406,3 +408,43 @@ def test_an_idle_socket_on_redis_still_hears_the_next_push(two, spectator_header
         return message
 
     assert _kind(async_to_sync(scenario)()) == "felt"
+
+
+def _cache_connections() -> int:
+    """The Redis connections open under the cache's client name, as Redis lists them."""
+    client = redis.Redis.from_url(django_settings.REDIS_URL)
+    try:
+        name = django_settings.CACHES["default"]["OPTIONS"]["client_name"]
+        return sum(1 for entry in client.client_list() if entry.get("name") == name)
+    finally:
+        client.close()
+
+
+@pytest.mark.redis
+def test_a_process_s_sockets_share_its_cache_connections(two):
+    """Every table socket runs in an asynchronous context of its own, where Django makes a
+    cache object of its own; the Redis connections behind them are the process's, shared.
+    Twenty sockets open at once (ten tabs of each player, each counted in the cache) hold no
+    connection of their own: before, each held one for as long as it was open."""
+    cookies = [_cookie_for(two.users[seat]) for seat in (1, 2) for _ in range(10)]
+
+    async def scenario() -> tuple[int, int]:
+        sockets = [
+            WebsocketCommunicator(APP, f"/ws/tables/{two.table.pk}/", headers=headers)
+            for headers in cookies
+        ]
+        for ws in sockets:
+            await _connected(ws)
+        during = await sync_to_async(_cache_connections)()
+        counted = await sync_to_async(presence.open_count)(
+            table_id=two.table.pk, user_id=two.users[1].pk
+        )
+        for ws in sockets:
+            await ws.disconnect()
+        return during, counted
+
+    before = _cache_connections()
+    during, counted = async_to_sync(scenario)()
+    assert counted == 10  # every tab of the player was counted, through the cache
+    assert during - before <= 2, (before, during)
+    assert presence.open_count(table_id=two.table.pk, user_id=two.users[1].pk) == 0
