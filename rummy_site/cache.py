@@ -35,10 +35,9 @@ DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
 
 @dataclass
 class _Shared:
-    """A process's connection pools to one set of servers with one set of options (by the
-    server's index, as Django numbers them), and one ``redis.Redis`` for each."""
+    """A process's ``redis.Redis`` for each of a set of servers with one set of options (by
+    the server's index, as Django numbers them), each with its connection pool."""
 
-    pools: dict[int, ConnectionPool] = field(default_factory=dict)
     clients: dict[int, Redis] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -75,27 +74,20 @@ class ReusedClientRedisCacheClient(RedisCacheClient):
             self._shared = _shared.setdefault(key, _Shared())
 
     def _get_connection_pool(self, write: bool) -> ConnectionPool:
-        return self._pool_at(self._get_connection_pool_index(write))
-
-    def _pool_at(self, index: int) -> ConnectionPool:
-        shared = self._shared
-        pool = shared.pools.get(index)
-        if pool is None:
-            with shared.lock:
-                pool = shared.pools.get(index)
-                if pool is None:
-                    pool = self._pool_class.from_url(self._servers[index], **self._pool_options)
-                    shared.pools[index] = pool
-        return pool
+        return self._client_at(self._get_connection_pool_index(write)).connection_pool
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Redis:
-        index = self._get_connection_pool_index(write)
+        return self._client_at(self._get_connection_pool_index(write))
+
+    def _client_at(self, index: int) -> Redis:
         shared = self._shared
         client = shared.clients.get(index)
         if client is None:
-            pool = self._pool_at(index)
             with shared.lock:
-                client = shared.clients.setdefault(index, self._client(connection_pool=pool))
+                client = shared.clients.get(index)
+                if client is None:
+                    pool = self._pool_class.from_url(self._servers[index], **self._pool_options)
+                    client = shared.clients[index] = self._client(connection_pool=pool)
         return client
 
     def set_many(
