@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import Case, Count, Prefetch, Q, QuerySet, Subquery, Value, When
 
 from ledger.selectors import transactions_for_ref
+from tables.compiled import CompiledRead
 from tables.engines import PLAYER_ACTIONS, engine_of, game_state
 from tables.models import (
     LIVE_GAME_STATUSES,
@@ -113,6 +114,55 @@ def lobby_templates(*, money_games: bool = True) -> list[dict[str, Any]]:
         }
         for t in template_list
     ]
+
+
+@dataclass(frozen=True)
+class SocketSeat:
+    """A player's seat in a table's live game, as a table socket needs it."""
+
+    seat_no: int
+    connected: bool
+
+
+@dataclass(frozen=True)
+class SocketTable:
+    """What a table socket reads when it opens: the version of the table's newest game (0: no
+    game yet) and the user's seat in its live game (``None``: a spectator)."""
+
+    version: int
+    seat: SocketSeat | None
+
+
+# Compiled once (``tables/compiled.py``): every socket that opens runs them, and building them
+# from the querysets cost more than running them.
+_NEWEST_GAME: CompiledRead[Game] = CompiledRead(
+    lambda table_id: (
+        Game.objects.filter(table_id=table_id).only("id", "table_id", "version").order_by("-pk")[:1]
+    )
+)
+_LIVE_SEATS: CompiledRead[Seat] = CompiledRead(
+    lambda table_id: Seat.objects.filter(
+        table_id=table_id, left_at__isnull=True, game__status__in=LIVE_GAME_STATUSES
+    ).only("id", "table_id", "user_id", "seat_no", "connected")
+)
+
+
+def table_socket_state(*, table_id: int, user_id: int) -> SocketTable | None:
+    """What a socket of ``user_id`` at ``table_id`` starts from (``None``: no such table): two
+    statements compiled once, the newest game's version and the live game's seats (the user's
+    newest one is theirs)."""
+    newest = _NEWEST_GAME.rows(table_id)
+    if not newest:
+        if not Table.objects.filter(pk=table_id).exists():
+            return None
+        return SocketTable(version=0, seat=None)
+    mine = max(
+        (s for s in _LIVE_SEATS.rows(table_id) if s.user_id == user_id),
+        key=lambda s: s.pk,
+        default=None,
+    )
+    seat = SocketSeat(seat_no=mine.seat_no, connected=mine.connected) if mine else None
+    return SocketTable(version=int(newest[0].version), seat=seat)
 
 
 def tables_of_user(*, user: User | AnonymousUser) -> list[Table]:

@@ -44,10 +44,10 @@ from django.utils.translation.trans_real import parse_accept_lang_header
 from accounts import live as account_sockets
 from accounts.middleware import player_language
 from accounts.throttle import socket_connect_limited
-from tables import services
+from tables import selectors, services
 from tables.live import fanout, moves, presence, visibility
 from tables.live.realtime import frame_text, lobby_group
-from tables.models import LIVE_GAME_STATUSES, Game, Seat, Table
+from tables.models import LIVE_GAME_STATUSES, Seat, Table
 from tables.web import acting
 
 if TYPE_CHECKING:
@@ -413,7 +413,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         """The session ended, or the account changed (``accounts.live``)."""
         await self.close(code=account_sockets.CLOSE_SESSION_ENDED)
 
-    async def _opened(self, user: User, seat: Seat) -> bool:
+    async def _opened(self, user: User, seat: selectors.SocketSeat) -> bool:
         """Count the socket (and tell the disconnection policy the player is back); whether
         it is the player's only socket at the table."""
         await database_sync_to_async(visibility.page_seen)(table_id=self.table_id, user_id=user.pk)
@@ -474,20 +474,17 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=frame_text(frame))
 
     @database_sync_to_async
-    def _table_state(self, user: User) -> tuple[int, Seat | None, datetime | None] | None:
+    def _table_state(
+        self, user: User
+    ) -> tuple[int, selectors.SocketSeat | None, datetime | None] | None:
         """The table's current version, the user's seat in its live game and when the socket's
         session ends (``None``: no such table)."""
-        if not Table.objects.filter(pk=self.table_id).exists():
+        found = selectors.table_socket_state(table_id=self.table_id, user_id=user.pk)
+        if found is None:
             return None
         session = self.scope.get("session")
         ends = session.get_expiry_date() if session is not None else None
-        version = (
-            Game.objects.filter(table_id=self.table_id)
-            .order_by("-pk")
-            .values_list("version", flat=True)
-            .first()
-        )
-        return int(version or 0), _live_seat(self.table_id, user.pk), ends
+        return found.version, found.seat, ends
 
     async def lobby_update(self, event: dict[str, Any]) -> None:
         """Table sockets are not in the lobby group."""

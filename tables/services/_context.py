@@ -21,13 +21,13 @@ from typing import TYPE_CHECKING, TypeVar, overload
 from django.db.models import QuerySet
 
 from ledger.db import retry_on_conflict
+from tables.compiled import CompiledRead
 from tables.engines import engine_of, game_state
 from tables.models import LIVE_GAME_STATUSES, TABLE_NAME_RELATED, Deal, Game, Move, Seat, Table
 from tables.rules.engine_view import JsonObject, JsonValue
 from tables.rules.game import PointsSettled
 from tables.rules.variants import EngineAction, EngineSettings, EngineState, ServerEngine
 from tables.services import _saved
-from tables.services._compiled import CompiledRead
 from tables.services.errors import NotFound, NotSeated, TableError, TableRefusal
 
 if TYPE_CHECKING:

@@ -1,4 +1,4 @@
-"""The locks of a game write are compiled once (``tables/services/_compiled.py``): they must read
+"""The locks of a game write are compiled once (``tables/compiled.py``): they must read
 the very rows the ORM reads, with the same related rows, and refuse to lock outside a
 transaction as the ORM does."""
 
