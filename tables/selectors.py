@@ -206,6 +206,29 @@ def _current_games(table_id: int) -> QuerySet[Game]:
     return Game.objects.filter(table_id=table_id).order_by(live_first, "-pk")
 
 
+def _newest_deal(table_id: int, *related: str) -> QuerySet[Deal]:
+    """The newest deal of the table's current game, with ``related`` rows joined."""
+    return (
+        Deal.objects.filter(game_id=Subquery(_current_games(table_id).values("pk")[:1]))
+        .select_related(*related)
+        .defer("state_before", "result")  # only the shoe commitment is shown
+        .order_by("-number")[:1]
+    )
+
+
+# The reads of every table page and view, compiled once (``tables/compiled.py``): building them
+# from their querysets cost more than running them.
+_NEWEST_DEAL: CompiledRead[Deal] = CompiledRead(
+    lambda table_id: _newest_deal(table_id, *(f"game__table__{n}" for n in TABLE_NAME_RELATED))
+)
+_NEWEST_DEAL_OF_GAME: CompiledRead[Deal] = CompiledRead(
+    lambda table_id: _newest_deal(table_id, "game")
+)
+_SEATS_WITH_USERS: CompiledRead[Seat] = CompiledRead(
+    lambda game_id: Seat.objects.filter(game_id=game_id).select_related("user")
+)
+
+
 def _table_rows(table: Table | int) -> dict[str, Any]:
     """The rows a table's views read, in three plain statements: the newest deal of the
     current game (the live one, or the last) with the game (and, given only the table's id,
@@ -219,14 +242,8 @@ def _table_rows(table: Table | int) -> dict[str, Any]:
         given, table_id = table, table.pk
     current = _current_games(table_id)
     # The table and what its name reads come with the game, unless the table is given.
-    related = ["game"] if given is not None else [f"game__table__{n}" for n in TABLE_NAME_RELATED]
-    deal: Deal | None = (
-        Deal.objects.filter(game_id=Subquery(current.values("pk")[:1]))
-        .select_related(*related)
-        .defer("state_before", "result")  # only the shoe commitment is shown
-        .order_by("-number")
-        .first()
-    )
+    newest = _NEWEST_DEAL_OF_GAME if given is not None else _NEWEST_DEAL
+    deal: Deal | None = next(iter(newest.rows(table_id)), None)
     game: Game | None = deal.game if deal is not None else None
     if game is None:
         if given is None:
@@ -241,7 +258,7 @@ def _table_rows(table: Table | int) -> dict[str, Any]:
     seats: list[Seat] = []
     moves: tuple[dict[str, Any], ...] = ()
     if game is not None:
-        seats = list(Seat.objects.filter(game=game).select_related("user"))
+        seats = _SEATS_WITH_USERS.rows(game.pk)
         if game.status in LIVE_GAME_STATUSES:
             moves = recent_moves_of(game)
     return {"table": found, "game": game, "seats": seats, "deal": deal, "moves": moves}
