@@ -46,7 +46,8 @@ def table_context(
     *, table: int, user: User | AnonymousUser, error: str = "", now: float | None = None
 ) -> dict[str, Any]:
     """The whole table for ``user``: the felt turned for the viewer's seat, with the viewer's
-    own parts in their places (``Table.DoesNotExist`` for an unknown table)."""
+    own parts in their places (``Table.DoesNotExist`` for an unknown table), and the table's row
+    as read, its template and tournament place joined (``table_row``: for the page's hooks)."""
     now = time.time() if now is None else now
     public, mine = selectors.table_views(table=table, user=user)
     seated = {s.seat_no: s.user_id for s in public.seats if not s.is_bot}
@@ -55,7 +56,7 @@ def table_context(
     if mine.my_seat is not None:
         online[mine.my_seat] = True  # the viewer is here, whether the socket is up yet
     felt = presenters.present_felt(data=public, now=now, viewer_seat=mine.my_seat, online=online)
-    return {"t": felt, **seat_context(mine, now=now, error=error)}
+    return {"t": felt, "table_row": public.table, **seat_context(mine, now=now, error=error)}
 
 
 def seat_answer_context(

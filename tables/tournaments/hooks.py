@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from tables.models import Table
 from tables.services import TableRefusal, hooks
 from tables.timers.loop import loop_sweep_register
 from tables.tournaments.director import game_ended, tournaments_sweep
 from tables.tournaments.models import RoundTable
 from tables.tournaments.reconcile import register as reconcile_register
 from tables.tournaments.reminders import reminders_loop_sweep
-from tables.tournaments.selectors import tournament_for_table
+from tables.tournaments.selectors import tournament_of_table
 from tables.web import hooks as web_hooks
 
 
@@ -25,8 +26,8 @@ def table_guard(table: Any, action: str) -> TableRefusal | None:
     return TableRefusal.TOURNAMENT_TABLE
 
 
-def _table_page(table_id: int) -> dict[str, Any]:
-    return {"tournament": tournament_for_table(table_id=table_id)}
+def _table_page(table: Table) -> dict[str, Any]:
+    return {"tournament": tournament_of_table(table=table)}
 
 
 def register() -> None:

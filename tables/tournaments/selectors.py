@@ -14,7 +14,7 @@ from django.utils.translation import gettext, ngettext
 from ledger.currencies import format_amount, money_games_on
 from ledger.models import Entry
 from tables.engines import game_state
-from tables.models import GameStatus
+from tables.models import GameStatus, Table
 from tables.presenters.results import names_and
 from tables.rules import tournament as rules
 from tables.rules.game import GameState
@@ -486,7 +486,12 @@ def tournament_table_result(
     }
 
 
-def tournament_for_table(*, table_id: int) -> Tournament | None:
-    """The tournament a table belongs to (``None`` for an ordinary table): for the table page's
-    link back to its tournament."""
-    return Tournament.objects.filter(rounds__tables__table_id=table_id).order_by("pk").first()
+def tournament_of_table(*, table: Table) -> Tournament | None:
+    """The tournament ``table`` belongs to (``None`` for an ordinary table): for the table
+    page's link back to its tournament. No query when the table's tournament place came with
+    it (``TABLE_NAME_RELATED``), as the table page reads it."""
+    try:
+        place = table.tournament_table
+    except RoundTable.DoesNotExist:
+        return None
+    return place.round.tournament

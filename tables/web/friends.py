@@ -109,13 +109,13 @@ class FriendToInvite:
     invited: bool
 
 
-def table_invite_context(user: User | AnonymousUser, table_id: int) -> dict[str, Any]:
-    """For the host of a private table waiting for players: their friends not seated at it,
-    each with whether they were invited already (``invite_friends``); else nothing."""
-    if not user.is_authenticated:
+def table_invite_context(user: User | AnonymousUser, table: Table) -> dict[str, Any]:
+    """For the host of a private table waiting for players (``table``: its row as the page read
+    it): their friends not seated at it, each with whether they were invited already
+    (``invite_friends``); else nothing."""
+    if not user.is_authenticated or not table.is_private or table.host_id != user.pk:
         return {}
-    table = Table.objects.filter(pk=table_id, is_private=True, host_id=user.pk).first()
-    if table is None or table.status == TableStatus.CLOSED:
+    if table.status == TableStatus.CLOSED:
         return {}
     if table.games.filter(status=GameStatus.RUNNING).exists():
         return {}

@@ -5,7 +5,7 @@ the engine's per-seat view, so no hidden card ever reaches a browser."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -202,9 +202,16 @@ def table_detail(request: HtmxRequest, table_id: int) -> HttpResponse:
     context = _viewer_context(request, table_id)
     if request.htmx:
         return render(request, viewer.TABLE_PARTIAL, context)
-    context.update(hooks.table_page_context(table_id))  # a tournament's: the way back to it
-    context.update(friends.table_invite_context(request.user, table_id))  # the host's friends
+    _page_extras(request, context)
     return render(request, "tables/table.html", context)
+
+
+def _page_extras(request: HttpRequest, context: dict[str, object]) -> None:
+    """What the full page adds to the table: the hooks' (a tournament's way back to it) and, for
+    the host of a private table, their friends to invite; from the table's row as read."""
+    table = cast("Table", context["table_row"])
+    context.update(hooks.table_page_context(table))
+    context.update(friends.table_invite_context(request.user, table))
 
 
 @login_required
@@ -221,8 +228,7 @@ def table_invite_friend(request: AuthenticatedHttpRequest, table_id: int) -> Htt
         messages.error(request, _words(exc))
         gone = isinstance(exc, services.NotFound) or getattr(exc, "status", 400) == 404
         context = _viewer_context(request, table_id)  # no such table: 404
-        context.update(hooks.table_page_context(table_id))
-        context.update(friends.table_invite_context(request.user, table_id))
+        _page_extras(request, context)
         return render(request, "tables/table.html", context, status=404 if gone else 400)
     name = invite.friend.public_name
     if created:

@@ -293,11 +293,21 @@ def test_the_demo_seed_opens_repeating_sit_and_gos_once() -> None:
     assert all(t.repeat and not t.template.is_active for t in open_ones)
 
 
-def test_a_tables_tournament(players: list[Any], clock: Any, monkeypatch: Any) -> None:
-    from tables.tournaments.selectors import tournament_for_table
+def test_a_tables_tournament(
+    players: list[Any], clock: Any, monkeypatch: Any, table_factory: Any
+) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tables.models import TABLE_NAME_RELATED, Table
+    from tables.tournaments.selectors import tournament_of_table
 
     t = _started(players, clock, monkeypatch)
     seat = Registration.objects.get(tournament=t, user=players[0]).round_seats.get()
     assert seat.table.table_id is not None
-    assert tournament_for_table(table_id=seat.table.table_id) == t
-    assert tournament_for_table(table_id=10**9) is None
+    read = Table.objects.select_related(*TABLE_NAME_RELATED).get(pk=seat.table.table_id)
+    with CaptureQueriesContext(connection) as queries:
+        assert tournament_of_table(table=read) == t
+    assert not queries.captured_queries  # as the table page reads the table: with its place
+    assert tournament_of_table(table=Table.objects.get(pk=seat.table.table_id)) == t
+    assert tournament_of_table(table=table_factory()) is None
