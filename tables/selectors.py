@@ -240,12 +240,12 @@ def _table_rows(table: Table | int) -> dict[str, Any]:
         table_id = table
     else:
         given, table_id = table, table.pk
-    current = _current_games(table_id)
     # The table and what its name reads come with the game, unless the table is given.
     newest = _NEWEST_DEAL_OF_GAME if given is not None else _NEWEST_DEAL
     deal: Deal | None = next(iter(newest.rows(table_id)), None)
     game: Game | None = deal.game if deal is not None else None
     if game is None:
+        current = _current_games(table_id)
         if given is None:
             current = current.select_related(*(f"table__{n}" for n in TABLE_NAME_RELATED))
         game = current.first()
