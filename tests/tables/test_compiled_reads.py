@@ -57,9 +57,8 @@ def test_the_game_and_its_table_are_the_rows_the_orm_reads(
         assert [_values(s.user) for s in seats] == [_values(s.user) for s in orm_seats]
 
 
-def test_a_tournament_tables_round_and_tournament_come_with_it(
-    players: list[Any], clock: Any, planter: Any
-) -> None:
+def _sit_and_go_game(players: list[Any], clock: Any) -> tuple[Any, Game]:
+    """A sit & go of two started: the tournament and its first table's game."""
     t = tourney.tournament_create_sit_and_go(
         name="Sit & go of 2",
         template=deals_template(),
@@ -74,7 +73,13 @@ def test_a_tournament_tables_round_and_tournament_come_with_it(
     for user in players[:2]:
         tourney.tournament_register(tournament=t, user=user)
     advance(t, clock)
-    game = table_game(t, 1, 1)
+    return t, table_game(t, 1, 1)
+
+
+def test_a_tournament_tables_round_and_tournament_come_with_it(
+    players: list[Any], clock: Any, planter: Any
+) -> None:
+    t, game = _sit_and_go_game(players, clock)
     with transaction.atomic():
         (compiled,) = _context._GAME_LOCKED.rows(game.pk)
         orm = _context._games_for_update().get(pk=game.pk)
@@ -133,21 +138,7 @@ def test_a_table_pages_newest_deal_and_seats_are_the_rows_the_orm_reads(
 def test_a_tournament_tables_page_reads_its_place_with_the_deal(
     players: list[Any], clock: Any, planter: Any
 ) -> None:
-    t = tourney.tournament_create_sit_and_go(
-        name="Sit & go of 2",
-        template=deals_template(),
-        players_min=2,
-        players_max=2,
-        fee_bps=0,
-        entry_fee=500,
-        seats_per_table=2,
-        qualifiers_per_table=1,
-        deals_per_round=1,
-    )
-    for user in players[:2]:
-        tourney.tournament_register(tournament=t, user=user)
-    advance(t, clock)
-    game = table_game(t, 1, 1)
+    t, game = _sit_and_go_game(players, clock)
     (compiled,) = selectors._NEWEST_DEAL.rows(game.table_id)
     with CaptureQueriesContext(connection) as queries:
         place = compiled.game.table.tournament_table
