@@ -179,6 +179,10 @@ def run_level(tables: list[dict[str, Any]], args: Any) -> dict[str, Any]:
         )
         for i in range(procs)
     ]
+    # The sockets of the level before are closed: their closes done before these open (one
+    # daphne runs every socket's database calls on one thread; opened behind 1,500 closes,
+    # sockets missed daphne's handshake timeout).
+    settle(args.pids, quiet_share=args.quiet, timeout=args.settle)
     connect_cpu = cpu_seconds(args.pids)
     connecting = time.perf_counter()
     for worker in workers:
