@@ -21,18 +21,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
 import websockets
 
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
-def cpu_s(pid: int) -> float:
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+from benchmarks.load_samplers import cpu_seconds  # noqa: E402
 
 
 async def load_pages(url: str, seats: list[tuple[int, str]], count: int) -> dict[int, int]:
@@ -88,9 +89,9 @@ async def run(args: Any) -> None:
     seats = [(t["table_id"], p["session"]) for t in fixture for p in t["players"]]
     if args.pages:
         await load_pages(args.url, seats, 40)
-        before, started = cpu_s(args.pid), time.perf_counter()
+        before, started = cpu_seconds([args.pid]), time.perf_counter()
         statuses = await load_pages(args.url, seats, args.pages)
-        wall, spent = time.perf_counter() - started, cpu_s(args.pid) - before
+        wall, spent = time.perf_counter() - started, cpu_seconds([args.pid]) - before
         print(
             f"{args.pages} table pages {statuses} in {wall:.1f} s:"
             f" {spent / args.pages * 1000:.1f} ms of the server's CPU a page"
@@ -99,11 +100,11 @@ async def run(args: Any) -> None:
     stop = asyncio.Event()
     held: list[asyncio.Task[None]] = []
     for wave in ("first socket of each seat", "a second tab of each seat"):
-        before = cpu_s(args.pid)
+        before = cpu_seconds([args.pid])
         tasks, wall = await open_sockets(args.url, tabled, stop)
         held += tasks
         await asyncio.sleep(args.settle)  # what the connects set off (badges, pushes) done
-        spent = cpu_s(args.pid) - before
+        spent = cpu_seconds([args.pid]) - before
         print(
             f"{wave}: {len(tasks)} sockets open in {wall:.1f} s,"
             f" {spent / len(tasks) * 1000:.1f} ms of the server's CPU a socket"

@@ -14,12 +14,19 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
+import sys
 import time
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
 import websockets
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks.load_samplers import cpu_seconds  # noqa: E402
 
 
 def rss_kib(pid: int) -> int:
@@ -28,12 +35,6 @@ def rss_kib(pid: int) -> int:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
     return 0
-
-
-def cpu_s(pid: int) -> float:
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def hold(uri: str, origin: str, opened: asyncio.Event, stop: asyncio.Event) -> bool:
@@ -65,9 +66,9 @@ async def run(args: Any) -> None:
         await asyncio.wait_for(asyncio.gather(*(e.wait() for e in events)), timeout=120)
     await asyncio.sleep(5)  # let the server settle after the handshakes
     after = rss_kib(args.pid)
-    cpu_before, wall_before = cpu_s(args.pid), time.perf_counter()
+    cpu_before, wall_before = cpu_seconds([args.pid]), time.perf_counter()
     await asyncio.sleep(args.idle)
-    idle_share = (cpu_s(args.pid) - cpu_before) / (time.perf_counter() - wall_before)
+    idle_share = (cpu_seconds([args.pid]) - cpu_before) / (time.perf_counter() - wall_before)
     stop.set()
     held = sum(1 for ok in await asyncio.gather(*tasks) if ok)
     print(f"sockets held: {held} of {args.sockets}")
