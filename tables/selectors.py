@@ -221,7 +221,7 @@ def _newest_deal(table_id: int, *related: str) -> QuerySet[Deal]:
 _NEWEST_DEAL: CompiledRead[Deal] = CompiledRead(
     lambda table_id: _newest_deal(table_id, *(f"game__table__{n}" for n in TABLE_NAME_RELATED))
 )
-_NEWEST_DEAL_OF_GAME: CompiledRead[Deal] = CompiledRead(
+_NEWEST_DEAL_WITH_GAME: CompiledRead[Deal] = CompiledRead(
     lambda table_id: _newest_deal(table_id, "game")
 )
 _SEATS_WITH_USERS: CompiledRead[Seat] = CompiledRead(
@@ -241,7 +241,7 @@ def _table_rows(table: Table | int) -> dict[str, Any]:
     else:
         given, table_id = table, table.pk
     # The table and what its name reads come with the game, unless the table is given.
-    newest = _NEWEST_DEAL_OF_GAME if given is not None else _NEWEST_DEAL
+    newest = _NEWEST_DEAL_WITH_GAME if given is not None else _NEWEST_DEAL
     deal: Deal | None = next(iter(newest.rows(table_id)), None)
     game: Game | None = deal.game if deal is not None else None
     if game is None:

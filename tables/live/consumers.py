@@ -47,7 +47,7 @@ from accounts.throttle import socket_connect_limited
 from tables import selectors, services
 from tables.live import fanout, moves, presence, visibility
 from tables.live.realtime import frame_text, lobby_group
-from tables.models import LIVE_GAME_STATUSES, Seat, Table
+from tables.models import Table
 from tables.web import acting
 
 if TYPE_CHECKING:
@@ -165,7 +165,8 @@ def _grace() -> float:
 
 def _connected_now(*, table_id: int, user: User) -> None:
     """The player is back after the disconnection policy heard they were gone: tell it."""
-    seat = _live_seat(table_id, user.pk)
+    found = selectors.table_socket_state(table_id=table_id, user_id=user.pk)
+    seat = found.seat if found is not None else None
     if seat is not None and not seat.connected:
         services.seat_set_connected(table=Table(pk=table_id), user=user, connected=True)
 
@@ -175,19 +176,6 @@ def _gone_after_grace(*, table_id: int, user: User) -> None:
     if presence.open_count(table_id=table_id, user_id=user.pk) > 0:
         return
     services.seat_set_connected(table=Table(pk=table_id), user=user, connected=False)
-
-
-def _live_seat(table_id: int, user_id: int) -> Seat | None:
-    return (
-        Seat.objects.filter(
-            table_id=table_id,
-            user_id=user_id,
-            left_at__isnull=True,
-            game__status__in=LIVE_GAME_STATUSES,
-        )
-        .order_by("-pk")
-        .first()
-    )
 
 
 class TableConsumer(AsyncWebsocketConsumer):

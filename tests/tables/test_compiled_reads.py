@@ -124,7 +124,7 @@ def test_a_table_pages_newest_deal_and_seats_are_the_rows_the_orm_reads(
     orm = selectors._newest_deal(table_id, *(f"game__table__{n}" for n in TABLE_NAME_RELATED)).get()
     (compiled,) = selectors._NEWEST_DEAL.rows(table_id)
     _same_deal(compiled, orm)
-    (of_game,) = selectors._NEWEST_DEAL_OF_GAME.rows(table_id)
+    (of_game,) = selectors._NEWEST_DEAL_WITH_GAME.rows(table_id)
     assert _values(of_game) == _values(orm) and _values(of_game.game) == _values(orm.game)
     game = t.game()
     seats = selectors._SEATS_WITH_USERS.rows(game.pk)

@@ -13,8 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from tables_testkit import TableDriver
 
 from tables import selectors, services
-from tables.live.consumers import _live_seat
-from tables.models import Game, Table
+from tables.models import LIVE_GAME_STATUSES, Game, Seat, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +28,16 @@ def _by_the_orm(table_id: int, user_id: int) -> selectors.SocketTable | None:
         .values_list("version", flat=True)
         .first()
     )
-    seat = _live_seat(table_id, user_id)  # the query the disconnection policy still runs
+    seat = (
+        Seat.objects.filter(
+            table_id=table_id,
+            user_id=user_id,
+            left_at__isnull=True,
+            game__status__in=LIVE_GAME_STATUSES,
+        )
+        .order_by("-pk")
+        .first()
+    )
     mine = selectors.SocketSeat(seat.seat_no, seat.connected) if seat is not None else None
     return selectors.SocketTable(version=int(version or 0), seat=mine)
 
