@@ -11,8 +11,10 @@ the exact commands), then::
 For each level (a number of concurrent tables from the fixture) every player of those tables
 loads the table's view, then opens the table's WebSocket with a logged-in session (players are
 spread over the ``--url`` servers), then each table plays at the set pace: every ``--interval``
-seconds (jittered) the player whose turn it is sends the next move the page offers it (pick from
-the closed deck, then discard the card just taken) as the page's POST /tables/<id>/act does. A
+seconds (jittered by ±20 %, counted from its last move's start; ``--pace after`` counts from the
+last move's pushes) the player whose turn it is sends the next move the page offers it (pick from
+the closed deck, then discard the card just taken) on its table socket as the page does, or with
+``--via http`` as the page's fallback POST /tables/<id>/act. A
 move counts as pushed to a seat when that seat's socket receives a frame for the move's version
 or later.
 
@@ -40,6 +42,7 @@ import json
 import multiprocessing
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -80,16 +83,19 @@ async def play_chunk(
     level's duration."""
     urls = args.url
     seats_by_table = _seats(tables, urls)
-    stop = asyncio.Event()
+    stop = asyncio.Event()  # the level's time is up: no table sends another move
+    # The sockets are read until every move in flight when the level ended has its answer and
+    # pushes (else those moves would count as unanswered and their pushes as lost).
+    drained = asyncio.Event()
     stats = Stats()
     listeners = []
     # One logged-in spectator per ``--spectators-per`` tables: a player of the next table.
     for i in range(0, len(seats_by_table), args.spectators_per or len(seats_by_table) + 1):
         other = seats_by_table[(i + 1) % len(seats_by_table)][0]
         watcher = Seat(seats_by_table[i][0].table_id, 0, other.session, other.base)
-        listeners.append(asyncio.create_task(listen(watcher, stop, asyncio.Event(), stats)))
+        listeners.append(asyncio.create_task(listen(watcher, drained, asyncio.Event(), stats)))
     for i in range(lobby):
-        listeners.append(asyncio.create_task(watch_lobby(urls[i % len(urls)], stop, stats)))
+        listeners.append(asyncio.create_task(watch_lobby(urls[i % len(urls)], drained, stats)))
     for seats in seats_by_table:  # players arrive a table at a time, as pages load
         # As the page does: its view first, then its socket, whose first frame (``sync``)
         # names the version the page shows unless something moved in between.
@@ -98,7 +104,7 @@ async def play_chunk(
         for seat in seats:
             ready = asyncio.Event()
             readies.append(ready)
-            listeners.append(asyncio.create_task(listen(seat, stop, ready, stats)))
+            listeners.append(asyncio.create_task(listen(seat, drained, ready, stats)))
         await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), timeout=120)
     limits = httpx.Limits(max_connections=500, max_keepalive_connections=500)
     clients = {u: new_client(u, limits=limits, timeout=30) for u in urls}
@@ -113,6 +119,7 @@ async def play_chunk(
     await asyncio.sleep(args.duration)
     stop.set()
     await asyncio.gather(*players, return_exceptions=True)
+    drained.set()
     await asyncio.gather(*listeners, return_exceptions=True)
     for client in clients.values():
         await client.aclose()
@@ -196,7 +203,8 @@ def run_level(tables: list[dict[str, Any]], args: Any) -> dict[str, Any]:
     print(
         f"# {len(tables)} tables via {args.via}: every socket open after"
         f" {time.perf_counter() - connecting - waited:.0f} s, the servers quiet {waited:.0f} s"
-        f" later; {connect_cpu:.1f} s of their CPU for the connects; playing",
+        f" later; {connect_cpu:.1f} s of their CPU for the connects; playing"
+        f" {len(tables) / args.interval:.1f} moves/s asked (--pace {args.pace})",
         flush=True,
     )
     barriers[1].wait(timeout=600)
@@ -239,6 +247,7 @@ def run_level(tables: list[dict[str, Any]], args: Any) -> dict[str, Any]:
         "push_ms": (pct(stats.pushes, 0.5), pct(stats.pushes, 0.99)),
         "lost": stats.lost,
         "errors": stats.errors + stats.socket_errors,
+        "failed": Counter(stats.failed).most_common(),
         "cpu_ms_per_action": (sum(cpu) / actions * 1000) if actions and args.pids else None,
         "cpu_ms_per_action_by_pid": [c / actions * 1000 for c in cpu] if actions else [],
         "idle_ms_per_s": idle_ms_per_s if args.pids else None,
@@ -295,6 +304,16 @@ def main() -> None:
         choices=["socket", "http", "both"],
         help="how a player sends a move: on its table socket (as the page does), as the form's"
         " POST (the page's fallback), or each level both ways, one after the other",
+    )
+    parser.add_argument(
+        "--pace",
+        default="cadence",
+        choices=["cadence", "after"],
+        help="when a table's next move goes: --interval (jittered) after its last move was"
+        " sent, so a level asks tables/interval moves a second however long a move takes, and a"
+        " move slower than the interval is followed at once by the next (cadence); or the"
+        " interval after the last move's answer and every seat's push (after: a level then"
+        " plays tables / (interval + a move's time))",
     )
     parser.add_argument(
         "--procs", type=int, default=1, help="worker processes playing the tables (split evenly)"

@@ -77,6 +77,7 @@ class Stats:
     pushes: list[float] = field(default_factory=list)
     lost: int = 0
     errors: int = 0
+    failed: list[str] = field(default_factory=list)  # why each move failed (errors), by kind
     socket_errors: int = 0
     actions: int = 0
     reconnects: int = 0
@@ -88,6 +89,11 @@ class Stats:
     move_bytes: int = 0  # bytes of all frames to every table socket
     lobby_frames: int = 0
     lobby_bytes: int = 0
+
+    def fail(self, kind: str) -> None:
+        """A move sent that made no version: not answered in time, its socket gone, refused."""
+        self.errors += 1
+        self.failed.append(kind)
 
 
 # Close codes on which the page's WebSocket extension (htmx ws) reconnects: abnormal closure,
@@ -274,6 +280,8 @@ async def play_table(
             version = await _move_on_socket(actor, data, stats)
         else:
             version = await _move_posted(actor, client_for[actor.base], data, stats)
+        if stop.is_set():
+            break  # answered after the level's time: the level's figures leave it out
         if version is None:
             await asyncio.sleep(args.interval)
             continue
@@ -286,14 +294,17 @@ async def play_table(
                 stats.lost += 1
             else:
                 stats.pushes.append(result - started)
-        await asyncio.sleep(args.interval * random.uniform(0.8, 1.2))
+        pause = args.interval * random.uniform(0.8, 1.2)
+        if args.pace == "cadence":  # the interval runs from the move's start, not its end
+            pause -= time.perf_counter() - started
+        await asyncio.sleep(max(0.0, pause))
 
 
 async def _move_on_socket(actor: Seat, data: dict[str, str], stats: Stats) -> int | None:
     """Send the move on the actor's socket and wait for its answer: the version it made, or
     ``None`` when it was refused or went unanswered."""
     if actor.ws is None:
-        stats.errors += 1
+        stats.fail("no socket")
         return None
     actor.counter += 1
     counter = actor.counter
@@ -302,12 +313,16 @@ async def _move_on_socket(actor: Seat, data: dict[str, str], stats: Stats) -> in
     try:
         await actor.ws.send(json.dumps({"t": "move", "a": counter, "d": data}))
         frame = await asyncio.wait_for(answer, PUSH_TIMEOUT)
-    except (TimeoutError, websockets.WebSocketException):
+    except TimeoutError:
         actor.answers.pop(counter, None)
-        stats.errors += 1
+        stats.fail("unanswered")
+        return None
+    except websockets.WebSocketException:
+        actor.answers.pop(counter, None)
+        stats.fail("socket closed")
         return None
     if frame["t"] != "ack":
-        stats.errors += 1
+        stats.fail(f"refused {frame.get('code')}")
         if frame.get("html"):
             actor.saw(actor.version, str(frame["html"]), time.perf_counter())
         elif frame.get("status") == 409 and actor.ws is not None:
@@ -327,10 +342,10 @@ async def _move_posted(
             headers={**actor.headers(), "HX-Request": "true", "X-CSRFToken": actor.csrf},
         )
     except httpx.HTTPError:
-        stats.errors += 1
+        stats.fail("unanswered")
         return None
     if response.status_code not in (200, 204):
-        stats.errors += 1
+        stats.fail(f"HTTP {response.status_code}")
         await refetch(actor)
         return None
     if response.status_code == 200:  # no socket open: the answer is the fragment

@@ -30,6 +30,9 @@ def print_level(via: str, r: dict[str, Any], args: Any) -> None:
         f"   {q50:7.0f} /{q99:6.0f}   {r['lost']:5d}  {r['errors']:6d}  {cpu:>13}  {conns:>8}",
         flush=True,
     )
+    if r["failed"]:
+        kinds = ", ".join(f"{kind} {count}" for kind, count in r["failed"])
+        print(f"        moves that made no version: {kinds}", flush=True)
     if args.database_url:
         pg_x, pgb_x, pgb_q = r["per_action"]
         line = f"        {r['actions']} actions; per action: {pg_x:.1f} PostgreSQL transactions"
