@@ -91,7 +91,8 @@ class Stats:
     lobby_bytes: int = 0
 
     def fail(self, kind: str) -> None:
-        """A move sent that made no version: not answered in time, its socket gone, refused."""
+        """A move that made no version: no socket to send it on, no answer in time (or the
+        POST failed to connect), its socket gone, refused."""
         self.errors += 1
         self.failed.append(kind)
 
