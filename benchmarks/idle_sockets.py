@@ -26,15 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.load_samplers import cpu_seconds  # noqa: E402
-
-
-def rss_kib(pid: int) -> int:
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
+from benchmarks.load_samplers import cpu_seconds, rss_kib  # noqa: E402
 
 
 async def hold(uri: str, origin: str, opened: asyncio.Event, stop: asyncio.Event) -> bool:
@@ -54,7 +46,7 @@ async def hold(uri: str, origin: str, opened: asyncio.Event, stop: asyncio.Event
 
 async def run(args: Any) -> None:
     uri = f"ws://{urlparse(args.url).netloc}/ws/lobby/"
-    before = rss_kib(args.pid)
+    before = sum(rss_kib([args.pid]))
     stop = asyncio.Event()
     tasks = []
     for start in range(0, args.sockets, args.batch):
@@ -65,7 +57,7 @@ async def run(args: Any) -> None:
             tasks.append(asyncio.create_task(hold(uri, args.url, opened, stop)))
         await asyncio.wait_for(asyncio.gather(*(e.wait() for e in events)), timeout=120)
     await asyncio.sleep(5)  # let the server settle after the handshakes
-    after = rss_kib(args.pid)
+    after = sum(rss_kib([args.pid]))
     cpu_before, wall_before = cpu_seconds([args.pid]), time.perf_counter()
     await asyncio.sleep(args.idle)
     idle_share = (cpu_seconds([args.pid]) - cpu_before) / (time.perf_counter() - wall_before)
