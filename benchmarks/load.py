@@ -246,7 +246,7 @@ def run_level(tables: list[dict[str, Any]], args: Any) -> dict[str, Any]:
         "post_ms": (pct(stats.posts, 0.5), pct(stats.posts, 0.95), pct(stats.posts, 0.99)),
         "push_ms": (pct(stats.pushes, 0.5), pct(stats.pushes, 0.99)),
         "lost": stats.lost,
-        "errors": stats.errors + stats.socket_errors,
+        "errors": len(stats.failed) + stats.socket_errors,
         "failed": Counter(stats.failed).most_common(),
         "cpu_ms_per_action": (sum(cpu) / actions * 1000) if actions and args.pids else None,
         "cpu_ms_per_action_by_pid": [c / actions * 1000 for c in cpu] if actions else [],

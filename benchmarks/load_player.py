@@ -76,8 +76,7 @@ class Stats:
     posts: list[float] = field(default_factory=list)
     pushes: list[float] = field(default_factory=list)
     lost: int = 0
-    errors: int = 0
-    failed: list[str] = field(default_factory=list)  # why each move failed (errors), by kind
+    failed: list[str] = field(default_factory=list)  # why each move made no version, by kind
     socket_errors: int = 0
     actions: int = 0
     reconnects: int = 0
@@ -93,7 +92,6 @@ class Stats:
     def fail(self, kind: str) -> None:
         """A move that made no version: no socket to send it on, no answer in time (or the
         POST failed to connect), its socket gone, refused."""
-        self.errors += 1
         self.failed.append(kind)
 
 
