@@ -11,6 +11,7 @@ import re
 import signal
 import threading
 import time
+from typing import cast
 
 import httpx
 import pytest
@@ -112,7 +113,8 @@ def _outside_a_window_edge(*, group: str, key: str, margin_s: int) -> None:
     from django.conf import settings
     from django_ratelimit.core import _get_window, _split_rate
 
-    ((_kind, rate),) = settings.RATE_LIMITS[group]["limits"]
+    limits = cast("list[tuple[str, str]]", settings.RATE_LIMITS[group]["limits"])
+    ((_kind, rate),) = limits
     _count, period_s = _split_rate(rate)
     left = _get_window(key, period_s) - time.time()
     if left < margin_s:
