@@ -17,6 +17,7 @@ import secrets
 import tempfile
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 import django_stubs_ext
@@ -280,8 +281,12 @@ if REDIS_URL:
         "socket_keepalive": True,
         "health_check_interval": 15,
     }
-    # "core" (lists, the default) or "pubsub" (Redis pub/sub): docs/benchmarks.md compares them.
-    CHANNEL_LAYER_KIND = env_str("CHANNEL_LAYER_KIND", "core")
+    # "pubsub" (Redis pub/sub, the default) or "core" (sorted sets with expiry): measured side
+    # by side on the socket path, pub/sub spent less of daphne's CPU a move and had the lower
+    # tail (docs/benchmarks.md, "The channel layers side by side, a third time"). A group send is
+    # one PUBLISH that Redis hands to each subscribed process at once; nothing waits in Redis,
+    # and a process that goes away takes its subscriptions with its connection.
+    CHANNEL_LAYER_KIND = env_str("CHANNEL_LAYER_KIND", "pubsub")
     if CHANNEL_LAYER_KIND not in ("core", "pubsub"):
         raise ImproperlyConfigured("CHANNEL_LAYER_KIND must be core or pubsub")
     # The core layer queues a group send once per web process holding members of the group
@@ -291,10 +296,13 @@ if REDIS_URL:
     # seconds. Sized from the load harness's peak backlog (docs/benchmarks.md, "Channel layer
     # sizing").
     if CHANNEL_LAYER_KIND == "pubsub":
+        # Redis's pub/sub channels are shared by all its numbered databases: the prefix names
+        # the database (two sites on one Redis in two databases do not hear each other).
+        _pubsub_prefix = "asgi" + (urlsplit(REDIS_URL).path.strip("/") or "0")
         CHANNEL_LAYERS = {
             "default": {
-                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-                "CONFIG": {"hosts": [_redis_host]},
+                "BACKEND": "rummy_site.channel_layer.CountingPubSubChannelLayer",
+                "CONFIG": {"hosts": [_redis_host], "prefix": _pubsub_prefix},
             }
         }
     else:

@@ -66,9 +66,9 @@
       T.applySeat(box);
     },
     presence: function (f) { T.showPresence(String(f.seat), f.online === true); },
-    ack: function (f) { heard(f.v); settle(f.a, "ack"); },
+    ack: function (f) { heard(f.v); settle(f.a, "ack", ""); },
     refused: function (f) {
-      settle(f.a, "refused");
+      settle(f.a, "refused", String(f.code || ""));
       if (f.code === "stale") { catchUp(); return; }
       if (f.html) { T.applySeat(T.frame(f.html)); return; }
       notice(f.text);
@@ -94,7 +94,7 @@
   // An action form of the player's (pick, discard, declare, arrange...) goes as a message on
   // the socket when it is open, answered by "ack" or "refused"; with no answer in time, or
   // with the socket closed, it goes as the form's POST (the same service, the same answers).
-  function settle(counter, answer) {
+  function settle(counter, answer, code) {
     const pending = live.pending[counter];
     if (!pending) return;
     clearTimeout(pending.timer);
@@ -103,6 +103,7 @@
     const marks = document.documentElement.dataset;
     marks.liveAction = pending.action;
     marks.liveAnswer = answer;
+    marks.liveCode = code;
     marks.liveAcked = String(counter);
   }
   function overHttp(form) {

@@ -108,7 +108,8 @@ def login(page, username: str, password: str) -> None:
 @contextmanager
 def acted(page, action: str | None = None, answer: str = "ack") -> Iterator[None]:
     """The block makes one action on the page's socket: wait until the server answers it
-    (``ack``, or ``refused``), and check which action it was."""
+    (``ack``, or ``refused``), and check which action it was (a failure names the refusal's
+    code)."""
     before = page.evaluate("() => +(document.documentElement.dataset.liveAcked || 0)")
     yield
     page.wait_for_function(
@@ -116,7 +117,8 @@ def acted(page, action: str | None = None, answer: str = "ack") -> Iterator[None
     )
     shown = page.evaluate(
         "() => [document.documentElement.dataset.liveAnswer,"
-        " document.documentElement.dataset.liveAction]"
+        " document.documentElement.dataset.liveAction,"
+        " document.documentElement.dataset.liveCode]"
     )
     assert shown[0] == answer, shown
     if action is not None:

@@ -126,6 +126,9 @@ def test_drag_and_drop_and_sort_save_the_arrangement_on_the_server(
     login(page, "meera", PASSWORD)
     page.locator("tr.lobby-row", has_text="Browser practice").locator("button").click()
     page.wait_for_selector("#my-hand .pcard")
+    # On the person's turn: the computer players cannot end the deal meanwhile (one that shows
+    # at its first turn, before the person's, ends it: then the test is run again).
+    _wait_my_turn(page)
     _wait_live(page)
     groups_before = page.locator("#my-hand .group:not(.new-group)").count()
     first_card = page.locator("#my-hand .group").first.locator(".pcard").first

@@ -142,10 +142,32 @@ def test_database_url_selects_postgres_through_a_bounded_pool():
     assert engine == "rummy_site.backends.postgresql"  # Django's, checking pooled connections
     assert int(max_age) == 0  # no persistent connection outside the pool
     assert int(pool_max) == 7
-    assert layer == "rummy_site.channel_layer.WaitingRedisChannelLayer"
+    assert layer == "rummy_site.channel_layer.CountingPubSubChannelLayer"
     assert int(max_conn) > 0
     assert broker == "redis://cache.example:6379/0"
     assert timers == "celery"
+
+
+def test_channel_layer_kind_chooses_the_core_layer_and_refuses_an_unknown_kind():
+    code = (
+        "import django; django.setup(); from django.conf import settings as s; "
+        "c = s.CHANNEL_LAYERS['default']; print(c['BACKEND'], c['CONFIG'].get('prefix', '-'))"
+    )
+    env = dict(os.environ, DATABASE_URL="postgres://u@db.example:5432/rummy")
+    seen = {}
+    for kind in ("pubsub", "core"):
+        env.update(REDIS_URL="redis://cache.example:6379/4", CHANNEL_LAYER_KIND=kind)
+        result = _django_in_subprocess(code, env)
+        assert result.returncode == 0, result.stderr
+        seen[kind] = result.stdout.split()
+    assert seen == {
+        "pubsub": ["rummy_site.channel_layer.CountingPubSubChannelLayer", "asgi4"],
+        "core": ["rummy_site.channel_layer.WaitingRedisChannelLayer", "-"],
+    }
+    env.update(CHANNEL_LAYER_KIND="lists")
+    result = _django_in_subprocess(code, env)
+    assert result.returncode != 0
+    assert "CHANNEL_LAYER_KIND must be core or pubsub" in result.stderr
 
 
 def test_embedded_default_uses_sqlite_immediate_and_in_memory_layer():

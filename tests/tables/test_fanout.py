@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync
+from channels import DEFAULT_CHANNEL_LAYER
 from channels.db import database_sync_to_async
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, channel_layers, get_channel_layer
 from test_consumers import _connected, _cookie_for, _heard, _text
 from test_socket_moves import _fields, _frames_until_answer, _login, _socket
 
@@ -36,14 +37,44 @@ async def _everything(ws: Any, quiet: float = 0.3) -> list[str]:
     return frames
 
 
-async def _messages(layer: Any, channel: str, quiet: float = 0.3) -> list[dict[str, Any]]:
-    """What another process holding sockets of the table would be sent (its relay channel)."""
-    found = []
-    while True:
-        try:
-            found.append(await asyncio.wait_for(layer.receive(channel), timeout=quiet))
-        except TimeoutError:
-            return found
+class _OtherProcess:
+    """Another web process holding sockets of the table: a layer of its own (its own Redis
+    connections and channel names; the in-memory layer of the embedded default is one process,
+    so there it is another channel of the same layer), with a channel in the table's group
+    read by one task for as long as it is a member, as a process's relay reads its channel."""
+
+    def __init__(self, layer: Any, table_id: int) -> None:
+        own = not isinstance(layer, InMemoryChannelLayer)
+        self.layer = channel_layers.make_backend(DEFAULT_CHANNEL_LAYER) if own else layer
+        self.group = fanout.table_group(table_id)
+        self.heard: list[dict[str, Any]] = []
+
+    async def join(self) -> None:
+        self.channel = await self.layer.new_channel()
+        await self.layer.group_add(self.group, self.channel)
+        self.task = asyncio.ensure_future(self._read())
+
+    async def _read(self) -> None:
+        while True:
+            message = await self.layer.receive(self.channel)
+            self.heard.append(message)
+
+    async def messages(self, quiet: float = 0.3) -> list[dict[str, Any]]:
+        """What it was sent until nothing more came for ``quiet`` seconds (then forgotten)."""
+        count = -1
+        while count != len(self.heard):
+            count = len(self.heard)
+            await asyncio.sleep(quiet)
+        found, self.heard = self.heard, []
+        return found
+
+    async def leave(self) -> None:
+        await self.layer.group_discard(self.group, self.channel)
+        self.task.cancel()
+        if hasattr(self.layer, "close_pools"):  # the core layer
+            await self.layer.close_pools()
+        elif not isinstance(self.layer, InMemoryChannelLayer):  # pub/sub: its connection
+            await self.layer.flush()
 
 
 def test_a_move_reaches_this_processs_sockets_once_and_other_processes_in_one_message(two):
@@ -57,23 +88,23 @@ def test_a_move_reaches_this_processs_sockets_once_and_other_processes_in_one_me
     assert layer is not None
 
     async def scenario() -> tuple[list[dict], list[str], list[str], list[dict[str, Any]]]:
-        other_process = await layer.new_channel()
-        await layer.group_add(fanout.table_group(two.table.pk), other_process)
+        other_process = _OtherProcess(layer, two.table.pk)
+        await other_process.join()
         mover, tab, seat2 = (_socket(two.table, h) for h in (headers[1], headers[1], headers[2]))
         for ws in (mover, tab, seat2):
             await _connected(ws)
         assert fanout.table_listeners(two.table.pk) == 3
         for ws in (mover, tab, seat2):
             await _heard(ws, quiet=0.2)  # the badges
-        await _messages(layer, other_process, quiet=0.2)
+        await other_process.messages(quiet=0.2)
         await mover.send_json_to({"t": "move", "a": 1, "d": fields})
         answered = await _frames_until_answer(mover, 1)
         rest = await _heard(mover)
         tab_heard, seat2_heard = await _heard(tab), await _heard(seat2)
-        sent = await _messages(layer, other_process)
+        sent = await other_process.messages()
         for ws in (mover, tab, seat2):
             await ws.disconnect()
-        await layer.group_discard(fanout.table_group(two.table.pk), other_process)
+        await other_process.leave()
         return answered + [json.loads(t) for t in rest], tab_heard, seat2_heard, sent
 
     mover, tab, seat2, sent = async_to_sync(scenario)()
@@ -192,16 +223,16 @@ def test_a_process_holding_every_socket_of_the_table_sends_the_group_nothing(two
         await _frames_until_answer(mover, 1)
         alone = await _heard(seat2)
         sent_alone = list(sends)
-        other_process = await layer.new_channel()
-        await layer.group_add(fanout.table_group(two.table.pk), other_process)
+        other_process = _OtherProcess(layer, two.table.pk)
+        await other_process.join()
         discard = await database_sync_to_async(
             lambda: _fields(two, "discard", card=two.view(1)["hand"]["picked"])
         )()
         await mover.send_json_to({"t": "move", "a": 2, "d": discard})
         await _frames_until_answer(mover, 2)
         await _heard(seat2)
-        sent = await _messages(layer, other_process)
-        await layer.group_discard(fanout.table_group(two.table.pk), other_process)
+        sent = await other_process.messages()
+        await other_process.leave()
         for ws in (mover, seat2):
             await ws.disconnect()
         return sent_alone, alone, sent
