@@ -29,10 +29,17 @@ other.
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import uuid
+
 from channels.layers import InMemoryChannelLayer
 from channels_redis.core import RedisChannelLayer
 from channels_redis.pubsub import RedisPubSubChannelLayer
 from redis.asyncio import BlockingConnectionPool
+from redis.exceptions import RedisError
+
+logger = logging.getLogger(__name__)
 
 
 class WaitingRedisChannelLayer(RedisChannelLayer):  # type: ignore[misc]  # channels_redis is untyped
@@ -71,6 +78,24 @@ class CountingPubSubChannelLayer(RedisPubSubChannelLayer):  # type: ignore[misc]
     the subscribing connections, this one among them while this loop has a channel in the
     group. One command, not sent while this loop itself has another member.
     """
+
+    async def new_channel(self, prefix: str = "specific.") -> str:
+        """A channel of this event loop, as the layer's own, but made while Redis is down too.
+
+        channels' consumers make their channel before they connect: the layer's own
+        ``new_channel`` subscribes to it and, with Redis down, fails the socket's handshake
+        (a 500). Here the channel exists in this process whatever Redis says; the consumer's
+        group joins then fail, and it closes the socket with its reason (4503), as on the core
+        layer, whose ``new_channel`` asks Redis nothing. The messages of the channel's groups
+        reach it by the groups' subscriptions; nothing here sends to a channel by its name."""
+        loop_layer = self._get_layer()
+        channel = f"{loop_layer.prefix}{prefix}{uuid.uuid4().hex}"
+        loop_layer.channels[channel] = asyncio.Queue()
+        try:
+            await loop_layer._get_shard(channel).subscribe(channel)
+        except (RedisError, OSError) as error:
+            logger.warning("channel layer: %s made while Redis is down: %s", channel, error)
+        return channel
 
     async def group_has_other(self, group: str, channel: str) -> bool:
         loop_layer = self._get_layer()
