@@ -99,11 +99,17 @@ class CountingPubSubChannelLayer(RedisPubSubChannelLayer):  # type: ignore[misc]
 
     async def group_has_other(self, group: str, channel: str) -> bool:
         loop_layer = self._get_layer()
-        group_channel = loop_layer._get_group_channel_name(group)
-        here = loop_layer.groups.get(group_channel, ())
+        here = loop_layer.groups.get(loop_layer._get_group_channel_name(group), ())
         if any(member != channel for member in here):
             return True
+        return await self.group_processes(group) > (1 if here else 0)
+
+    async def group_processes(self, group: str) -> int:
+        """How many connections, each a process's (or an event loop's), are subscribed to the
+        group's Redis channel: one ``PUBSUB NUMSUB``."""
+        loop_layer = self._get_layer()
+        group_channel = loop_layer._get_group_channel_name(group)
         shard = loop_layer._get_shard(group_channel)
         shard._ensure_redis()
         ((_, subscribers),) = await shard._redis.pubsub_numsub(group_channel)
-        return int(subscribers) > (1 if here else 0)
+        return int(subscribers)

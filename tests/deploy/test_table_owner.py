@@ -19,8 +19,11 @@ from typing import Any
 import httpx
 import pytest
 import websockets
+from channels.layers import get_channel_layer
 from django.test import Client
 
+from rummy_site.channel_layer import CountingPubSubChannelLayer
+from tables.live import fanout
 from tests.deploy.conftest import SECRET
 from tests.deploy.proxy import running_nginx, running_web
 from tests.deploy.table_page import TablePage, shown
@@ -271,6 +274,11 @@ def test_the_owner_killed_mid_deal_loses_no_move_and_its_pages_catch_up_elsewher
             for each in (a, b):
                 await each.connect()
             assert await open_sockets(other) == [2]
+            # The killed process left the table's group with its Redis connection (the pub/sub
+            # layer, the default): the process the sockets moved to is the group's one member.
+            layer = get_channel_layer()
+            if isinstance(layer, CountingPubSubChannelLayer):
+                assert await layer.group_processes(fanout.table_group(table.pk)) == 1
             now = driver.game().version
             for each in (a, b):
                 await each.settled_at(now)
