@@ -29,13 +29,12 @@ other.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import uuid
 
 from channels.layers import InMemoryChannelLayer
 from channels_redis.core import RedisChannelLayer
-from channels_redis.pubsub import RedisPubSubChannelLayer
+from channels_redis.pubsub import RedisPubSubChannelLayer, RedisPubSubLoopLayer
 from redis.asyncio import BlockingConnectionPool
 from redis.exceptions import RedisError
 
@@ -90,26 +89,30 @@ class CountingPubSubChannelLayer(RedisPubSubChannelLayer):  # type: ignore[misc]
         reach it by the groups' subscriptions; nothing here sends to a channel by its name."""
         loop_layer = self._get_layer()
         channel = f"{loop_layer.prefix}{prefix}{uuid.uuid4().hex}"
-        loop_layer.channels[channel] = asyncio.Queue()
-        try:
-            await loop_layer._get_shard(channel).subscribe(channel)
+        try:  # the layer's own: the channel's queue in this process, then its SUBSCRIBE
+            await loop_layer._subscribe_to_channel(channel)
         except (RedisError, OSError) as error:
             logger.warning("channel layer: %s made while Redis is down: %s", channel, error)
         return channel
 
     async def group_has_other(self, group: str, channel: str) -> bool:
         loop_layer = self._get_layer()
-        here = loop_layer.groups.get(loop_layer._get_group_channel_name(group), ())
+        group_channel = loop_layer._get_group_channel_name(group)
+        here = loop_layer.groups.get(group_channel, ())
         if any(member != channel for member in here):
             return True
-        return await self.group_processes(group) > (1 if here else 0)
+        return await _subscribers(loop_layer, group_channel) > (1 if here else 0)
 
     async def group_processes(self, group: str) -> int:
         """How many connections, each a process's (or an event loop's), are subscribed to the
-        group's Redis channel: one ``PUBSUB NUMSUB``."""
+        group's Redis channel."""
         loop_layer = self._get_layer()
-        group_channel = loop_layer._get_group_channel_name(group)
-        shard = loop_layer._get_shard(group_channel)
-        shard._ensure_redis()
-        ((_, subscribers),) = await shard._redis.pubsub_numsub(group_channel)
-        return int(subscribers)
+        return await _subscribers(loop_layer, loop_layer._get_group_channel_name(group))
+
+
+async def _subscribers(loop_layer: RedisPubSubLoopLayer, group_channel: str) -> int:
+    """One ``PUBSUB NUMSUB`` of a group's Redis channel, on the shard that holds it."""
+    shard = loop_layer._get_shard(group_channel)
+    shard._ensure_redis()
+    ((_, subscribers),) = await shard._redis.pubsub_numsub(group_channel)
+    return int(subscribers)

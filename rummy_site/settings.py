@@ -283,7 +283,7 @@ if REDIS_URL:
     }
     # "pubsub" (Redis pub/sub, the default) or "core" (sorted sets with expiry): measured side
     # by side on the socket path, pub/sub spent less of daphne's CPU a move and had the lower
-    # tail (docs/benchmarks.md, "The channel layers side by side, a third time"). A group send is
+    # tail (docs/benchmarks.md, "The channel layers side by side a third time"). A group send is
     # one PUBLISH that Redis hands to each subscribed process at once; nothing waits in Redis,
     # and a process that goes away takes its subscriptions with its connection.
     CHANNEL_LAYER_KIND = env_str("CHANNEL_LAYER_KIND", "pubsub")

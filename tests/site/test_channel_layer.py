@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import subprocess
-import sys
 import uuid
 
 import pytest
@@ -15,6 +13,7 @@ from asgiref.sync import async_to_sync
 from channels_redis.core import RedisChannelLayer
 from django.conf import settings
 from redis.exceptions import ConnectionError as RedisConnectionError
+from test_site import _django_in_subprocess
 
 from rummy_site.channel_layer import CountingPubSubChannelLayer, WaitingRedisChannelLayer
 
@@ -140,13 +139,9 @@ def test_pubsub_layers_on_two_redis_databases_do_not_hear_each_other() -> None:
             "import django; django.setup(); from django.conf import settings as s; "
             "print(s.CHANNEL_LAYERS['default']['CONFIG']['prefix'])"
         )
-        result = subprocess.run(
-            [sys.executable, "-c", code],
-            env={**os.environ, "REDIS_URL": url, "CHANNEL_LAYER_KIND": "pubsub"},
-            capture_output=True,
-            text=True,
-            check=True,
-        )
+        env = {**os.environ, "REDIS_URL": url, "CHANNEL_LAYER_KIND": "pubsub"}
+        result = _django_in_subprocess(code, env)
+        assert result.returncode == 0, result.stderr
         return CountingPubSubChannelLayer(
             hosts=[{**_host(), "address": url}], prefix=result.stdout.strip()
         )
