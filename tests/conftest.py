@@ -31,12 +31,26 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.fixture(autouse=True)
-def _fresh_rate_limits() -> None:
+def _fresh_rate_limits(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every test starts with an empty cache: no rate-limit counts (the tests of the limits
-    count their own requests) and no page or board another test cached."""
+    count their own requests) and no page or board another test cached.
+
+    A test's requests are counted in one window of each limit: django-ratelimit places a
+    window's edge by the key (``_get_window``), and requests that straddle it would be
+    counted in two windows, the limit seeming to lift. Each (key, period) keeps the window
+    it was first counted in for the rest of the test. (Tests of servers in processes of
+    their own wait out an edge instead: ``tests/ratelimits.py``.)"""
     from django.core.cache import cache
+    from django_ratelimit import core
 
     cache.clear()
+    first = core._get_window
+    windows: dict[tuple[str | bytes, int], int] = {}
+
+    def one_window(value: str | bytes, period: int) -> int:
+        return windows.setdefault((value, period), first(value, period))
+
+    monkeypatch.setattr(core, "_get_window", one_window)
 
 
 @pytest.fixture

@@ -87,3 +87,31 @@ def test_socket_connects_are_throttled_per_player(user_factory: Any) -> None:
     results = [async_to_sync(connect)() for _ in range(3)]
     assert [r[0] for r in results] == [True, True, False]
     assert results[2][1] == CLOSE_RATE_LIMITED
+
+
+def test_a_tests_requests_straddling_a_window_edge_are_counted_in_one_window(
+    user_factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The suite's ``_fresh_rate_limits`` keeps each limit's first window for the whole test:
+    with the clock django-ratelimit reads crossing a minute's edge between two plays, the
+    fourth of 3/m is still refused."""
+    import time as real_time
+    from types import SimpleNamespace
+
+    from django_ratelimit import core
+
+    from tables.models import TableTemplate
+
+    template = TableTemplate.objects.create(
+        name="Edge", variant="pool101", seats_min=2, seats_max=3, currency="practice",
+        entry_fee=100, practice=True,
+    )  # fmt: skip
+    client = Client()
+    client.force_login(user_factory())
+    url = reverse("template_play", args=[template.pk])
+    now = [real_time.time()]
+    monkeypatch.setattr(core, "time", SimpleNamespace(time=lambda: now[0]))
+    statuses = _statuses(client, url, {}, 2)
+    now[0] += 61
+    statuses += _statuses(client, url, {}, 2)
+    assert statuses == [302, 302, 302, 429]
