@@ -115,7 +115,9 @@ async def play_chunk(
     ]
     stats.frames.clear()
     stats.move_bytes = stats.lobby_frames = stats.lobby_bytes = 0
-    stats.since = stats.refetches = 0  # the level's own (each page loaded its view as it opened)
+    # The level's own: each page loaded its view as it opened, and a page that played the level
+    # before met a gap on its first frame.
+    stats.since = stats.refetches = stats.gaps = 0
     await asyncio.sleep(args.duration)
     stop.set()
     await asyncio.gather(*players, return_exceptions=True)
