@@ -57,16 +57,22 @@ def test_deposits_and_withdrawals_are_throttled_per_player(player: Any) -> None:
     assert "Too many tries in a short time" in text
 
 
-def test_play_now_is_throttled_per_player(user_factory: Any) -> None:
+@pytest.fixture
+def play_now_url() -> str:
+    """Play now of a practice Pool 101 template."""
     from tables.models import TableTemplate
 
     template = TableTemplate.objects.create(
         name="Throttled", variant="pool101", seats_min=2, seats_max=3, currency="practice",
         entry_fee=100, practice=True,
     )  # fmt: skip
+    return reverse("template_play", args=[template.pk])
+
+
+def test_play_now_is_throttled_per_player(user_factory: Any, play_now_url: str) -> None:
     client = Client()
     client.force_login(user_factory())
-    statuses = _statuses(client, reverse("template_play", args=[template.pk]), {}, 4)
+    statuses = _statuses(client, play_now_url, {}, 4)
     assert statuses[:3] == [302] * 3 and statuses[3] == 429
 
 
@@ -90,7 +96,7 @@ def test_socket_connects_are_throttled_per_player(user_factory: Any) -> None:
 
 
 def test_a_tests_requests_straddling_a_window_edge_are_counted_in_one_window(
-    user_factory: Any, monkeypatch: pytest.MonkeyPatch
+    user_factory: Any, play_now_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The suite's ``_fresh_rate_limits`` keeps each limit's first window for the whole test:
     with the clock django-ratelimit reads crossing a minute's edge between two plays, the
@@ -100,18 +106,11 @@ def test_a_tests_requests_straddling_a_window_edge_are_counted_in_one_window(
 
     from django_ratelimit import core
 
-    from tables.models import TableTemplate
-
-    template = TableTemplate.objects.create(
-        name="Edge", variant="pool101", seats_min=2, seats_max=3, currency="practice",
-        entry_fee=100, practice=True,
-    )  # fmt: skip
     client = Client()
     client.force_login(user_factory())
-    url = reverse("template_play", args=[template.pk])
     now = [real_time.time()]
     monkeypatch.setattr(core, "time", SimpleNamespace(time=lambda: now[0]))
-    statuses = _statuses(client, url, {}, 2)
+    statuses = _statuses(client, play_now_url, {}, 2)
     now[0] += 61
-    statuses += _statuses(client, url, {}, 2)
+    statuses += _statuses(client, play_now_url, {}, 2)
     assert statuses == [302, 302, 302, 429]
