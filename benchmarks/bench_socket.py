@@ -16,7 +16,8 @@ socket and waits for the ``ack``; with ``http`` it posts the form as the page's 
 channel layer. Either way every socket's frames are read before the next move. Printed per
 path: the process's CPU per move (every thread: the event loop, the move's pool thread, the
 request), the wall time from sending to the answer, and the frames and bytes the six sockets
-got per move.
+got per move. With ``--parts``, also the CPU of each part of the move's own thread (the lock,
+the save, the push's renders, contexts and views: ``PARTS``), per move and per call.
 """
 
 from __future__ import annotations
@@ -28,7 +29,9 @@ import os
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,6 +44,7 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=200)
     parser.add_argument("--via", default="socket,http")
     parser.add_argument("--database-url", default="", help="PostgreSQL (a fresh test_<name>)")
+    parser.add_argument("--parts", action="store_true", help="time each part of the move")
     args = parser.parse_args()
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # the setup's ORM calls, between moves
     from benchmarks.in_memory import django_in_memory
@@ -53,8 +57,69 @@ def main() -> None:
     gc_settle()  # as rummy_site/asgi.py does in daphne
 
     settings.SOCKET_MESSAGES_PER_S = 1000.0  # one socket plays every sixth move, fast
+    timed = parts_timed() if args.parts else None
     for via in args.via.split(","):
+        for calls in (timed or {}).values():
+            calls.clear()
         asyncio.run(run(via, args.moves))
+        if timed is not None:
+            parts_print(timed, args.moves)
+
+
+# The parts of a move timed by ``--parts``: (module, function), looked up by name where the
+# move's code calls them.
+PARTS = [
+    ("tables.services._pipeline", "lock_game"),
+    ("tables.services._pipeline", "save_game"),
+    ("tables.services._pipeline", "push_observed"),
+    ("tables.live.realtime", "render_felt"),
+    ("tables.live.realtime", "render_seat"),
+    ("tables.live.realtime", "felt_context"),
+    ("tables.live.realtime", "seat_context"),
+    ("tables.live.realtime", "_data"),
+    ("tables.live.realtime", "_views"),
+    ("tables.live.realtime", "seat_keys"),
+    ("tables.live.realtime", "sent_read"),
+    ("tables.live.realtime", "sent_write"),
+]
+
+Timed = dict[str, list[float]]
+
+
+def parts_timed() -> Timed:
+    """Wrap each of ``PARTS`` to record the CPU of its calls (``time.thread_time``)."""
+    import importlib
+
+    timed: Timed = {}
+
+    def wrapped(module: ModuleType, name: str) -> Callable[..., object]:
+        function = getattr(module, name)
+        calls = timed.setdefault(name, [])
+
+        def timing(*args: object, **kwargs: object) -> object:
+            started = time.thread_time()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                calls.append(time.thread_time() - started)
+
+        return timing
+
+    for module_name, name in PARTS:
+        module = importlib.import_module(module_name)
+        setattr(module, name, wrapped(module, name))
+    return timed
+
+
+def parts_print(timed: Timed, moves: int) -> None:
+    print("  parts of the move's thread (CPU ms per move: the mean; per call: the median):")
+    for name, calls in timed.items():
+        if not calls:
+            continue
+        per_move = sum(calls) / moves * 1000
+        per_call = statistics.median(calls) * 1000
+        rate = len(calls) / moves
+        print(f"    {name:<14} {per_move:6.2f} a move, {rate:4.2f} calls, {per_call:.3f} a call")
 
 
 def next_move(table: Any) -> tuple[int, dict[str, str]] | None:
