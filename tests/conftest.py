@@ -39,7 +39,7 @@ def _fresh_rate_limits(monkeypatch: pytest.MonkeyPatch) -> None:
     window's edge by the key (``_get_window``), and requests that straddle it would be
     counted in two windows, the limit seeming to lift. Each (key, period) keeps the window
     it was first counted in for the rest of the test. (Tests of servers in processes of
-    their own wait out an edge instead: ``tests/ratelimits.py``.)"""
+    their own wait out an edge instead: ``tests/deploy/test_proxy.py``.)"""
     from django.core.cache import cache
     from django_ratelimit import core
 
