@@ -45,6 +45,9 @@ def main() -> None:
     parser.add_argument("--via", default="socket,http")
     parser.add_argument("--database-url", default="", help="PostgreSQL (a fresh test_<name>)")
     parser.add_argument("--parts", action="store_true", help="time each part of the move")
+    parser.add_argument(
+        "--deal", type=int, default=1, help="play in this deal (the deals before end in drops)"
+    )
     args = parser.parse_args()
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # the setup's ORM calls, between moves
     from benchmarks.in_memory import django_in_memory
@@ -61,7 +64,7 @@ def main() -> None:
     for via in args.via.split(","):
         for calls in (timed or {}).values():
             calls.clear()
-        asyncio.run(run(via, args.moves))
+        asyncio.run(run(via, args.moves, deal=args.deal))
         if timed is not None:
             parts_print(timed, args.moves)
 
@@ -157,7 +160,7 @@ async def _drain(sockets: list[Any], quiet: float = 0.02) -> tuple[int, int]:
     return frames, size
 
 
-async def run(via: str, moves: int) -> None:
+async def run(via: str, moves: int, *, deal: int = 1) -> None:
     from channels.auth import AuthMiddlewareStack
     from channels.db import database_sync_to_async
     from channels.routing import URLRouter
@@ -201,6 +204,10 @@ async def run(via: str, moves: int) -> None:
     from benchmarks.bench_push import six_seat_table
 
     table, users = await database_sync_to_async(six_seat_table)(f"bench{via}")
+    if deal > 1:
+        from tables.management.commands.bench_setup import bench_deal_reach
+
+        await database_sync_to_async(bench_deal_reach)(table=table, deal=deal)
     clients, sockets = [], []
     for user in users:
         client = Client()
@@ -261,7 +268,10 @@ async def run(via: str, moves: int) -> None:
         profile.dump_stats(os.environ["BENCH_PROFILE"])
     done = len(cpu)
     own = "pool thread" if via == "socket" else "request"
-    print(f"via {via}: {done} moves at a 6-seat Pool 101 table, every seat's socket open")
+    print(
+        f"via {via}: {done} moves at a 6-seat Pool 101 table in its deal {deal}, every seat's"
+        " socket open"
+    )
     print(f"  CPU per move, every thread, frames read: {_ms(cpu)}")
     print(f"  CPU of the move's {own}, pushes rendered: {_ms(thread_cpu)}")
     print(f"  from sending to the answer: {_ms(wall)}")

@@ -15,15 +15,18 @@ templates read as ``t`` and ``s``. Presentation only: no rule is decided here.""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from django.conf import settings
 from django.urls import reverse
-from django.utils.translation import gettext, gettext_lazy, ngettext
+from django.utils.translation import get_language, gettext, gettext_lazy, ngettext
 from django_stubs_ext import StrOrPromise
 
+from rummy_site.json_field import json_dumps
 from tables.engines import engine_of
 from tables.models import DeadlineKind
 from tables.presenters.cards import (
@@ -321,6 +324,8 @@ def _felt_of_game(
     money_by_seat = seat_money(data)
     last_deal = json_object(raw.get("last_deal"))
     result = json_object(raw.get("result"))
+    names_key = tuple((seat, s.name) for seat, s in sorted(names.items()))
+    totals = tuple(running_totals(raw, variant).items())
     return replace(
         felt,
         tournament_table=bool(getattr(rules, "tournament_table", False)),
@@ -349,16 +354,42 @@ def _felt_of_game(
         )
         if show
         else None,
-        scoreboard=_scoreboard(view, variant, felt.traits, name_of),
-        last_deal=ResultSheet(
-            view=raw,
-            rules=rules,
-            variant=variant,
-            currency=currency,
-            name_of=name_of,
-            my_seat=viewer_seat,
-            money_by_seat=money_by_seat,
-        ).present(last_deal, cut)
+        scoreboard=_kept_presented(
+            (
+                "scoreboard",
+                json_dumps(raw.get("history")),
+                tuple(p.seat for p in view.players),
+                totals,
+                variant,
+                names_key,
+                get_language(),
+            ),
+            lambda: _scoreboard(view, variant, felt.traits, name_of),
+        ),
+        last_deal=_kept_presented(
+            (
+                "sheet",
+                json_dumps(last_deal),
+                totals,
+                cut,
+                names_key,
+                viewer_seat,
+                json_dumps(money_by_seat),
+                currency,
+                variant,
+                _hashable(rules),
+                get_language(),
+            ),
+            lambda: ResultSheet(
+                view=raw,
+                rules=rules,
+                variant=variant,
+                currency=currency,
+                name_of=name_of,
+                my_seat=viewer_seat,
+                money_by_seat=money_by_seat,
+            ).present(last_deal, cut),
+        )
         if last_deal
         else None,
         rejoin=_rejoin(json_object(raw.get("rejoin")), currency),
@@ -376,6 +407,46 @@ def _felt_of_game(
         if result
         else None,
     )
+
+
+# The last deal's result sheet and the scoreboard stay the same through a whole deal, while the
+# felt is presented again for every move of it. Each is kept here as presented, by everything
+# it reads (the engine view's JSON of the last deal or of the history, the running totals, the
+# names, the rules, the money and the language): the same inputs give back the same object,
+# which the felt's template remembers its markup by (``{% remember %}``). The least recently
+# used are dropped first.
+KEPT_PRESENTED = 4096
+_kept: OrderedDict[Hashable, object] = OrderedDict()
+_kept_lock = threading.Lock()
+_T = TypeVar("_T")
+
+
+def _kept_presented(key: tuple[Hashable, ...], make: Callable[[], _T]) -> _T:
+    """What ``make`` presents for ``key``, presented once while it is kept."""
+    if any(part is _UNHASHABLE for part in key):
+        return make()
+    with _kept_lock:
+        if key in _kept:
+            _kept.move_to_end(key)
+            return cast(_T, _kept[key])
+    made = make()
+    with _kept_lock:
+        _kept[key] = made
+        while len(_kept) > KEPT_PRESENTED:
+            _kept.popitem(last=False)
+    return made
+
+
+_UNHASHABLE = object()
+
+
+def _hashable(value: object) -> Hashable:
+    """``value`` as part of a key (the game's frozen settings), or a mark that it can't be."""
+    try:
+        hash(value)
+    except TypeError:
+        return _UNHASHABLE
+    return value
 
 
 def _scoreboard(

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.utils import translation
 from tables_testkit import Planter, TableDriver, plant, play
 
 from tables import presenters, selectors, services
@@ -90,3 +91,50 @@ def test_a_finished_deal_presents_typed_players_sheet_and_hand(
     assert sum(len(g.cards) for g in seat.hand.groups) == len(seat.hand.cards) == 13
     assert all(isinstance(g, CardGroup) and isinstance(g.cards, tuple) for g in seat.hand.groups)
     assert isinstance(seat.drop, DropCost) and seat.drop.label
+
+
+def test_the_last_deals_sheet_and_the_scoreboard_are_presented_once_for_the_next_deals_moves(
+    seated: Callable[..., TableDriver], planter: Planter, toss: Any
+) -> None:
+    toss(1)
+    added: dict[int, int | None] = {1: 0, 2: 34, 3: 48}
+    planned = plant(planter, added)
+    t = seated(3, variant="pool101")
+    play(t, *planned, added)
+    t.settle_break()
+
+    def felt(viewer_seat: int | None = None) -> FeltView:
+        public = selectors.table_views(table=t.table, user=t.users[1])[0]
+        return presenters.present_felt(data=public, now=time.time(), viewer_seat=viewer_seat)
+
+    before = felt()
+    turn = t.turn()
+    assert turn is not None
+    t.act(turn, "pick_closed")
+    after = felt()
+    # A move of the next deal changes the felt, not the last deal's sheet nor the scoreboard:
+    # both are the objects presented before.
+    assert after.version > before.version and after.players != before.players
+    assert after.last_deal is before.last_deal and after.last_deal is not None
+    assert after.scoreboard is before.scoreboard and after.scoreboard is not None
+
+    # What the sheet reads besides the deal makes another: the viewer's own row, the language.
+    rows = {seat: felt(seat).last_deal for seat in (2, 3)}
+    assert [r.seat for r in rows[2].rows if r.is_me] == [2]
+    assert [r.seat for r in rows[3].rows if r.is_me] == [3]
+    assert not any(r.is_me for r in after.last_deal.rows)
+    with translation.override("hi"):
+        in_hindi = felt()
+    assert in_hindi.last_deal is not after.last_deal
+    assert in_hindi.last_deal.title != after.last_deal.title
+    assert in_hindi.scoreboard.number_label != after.scoreboard.number_label
+
+    # The end of this deal brings its own sheet and a scoreboard with one more row.
+    t.act(turn, "discard", card=t.view(turn)["hand"]["picked"])
+    while t.phase() == "turn":
+        seat = t.turn()
+        assert seat is not None
+        t.act(seat, "drop")
+    later = felt()
+    assert later.last_deal is not None and later.last_deal.number == 2
+    assert later.scoreboard is not None and [r.number for r in later.scoreboard.rows] == [1, 2]
