@@ -247,7 +247,9 @@ def next_move(seat: Seat) -> dict[str, str] | None:
     if "pick_closed" in allowed:
         return {"action": "pick_closed", **named}
     if "discard" in allowed:
-        hand = HAND.search(seat.html)
+        # The hand up to the actions below it (a whole view goes on to the felt's result
+        # sheet, whose cards the seat does not hold); a hand kept after the actions, to the end.
+        hand = HAND_ALONE.search(seat.html) or HAND.search(seat.html)
         codes = CODE.findall(hand.group(0)) if hand else []
         if codes:
             return {"action": "discard", "card": codes[-1], **named}
