@@ -50,14 +50,23 @@ def test_a_waiting_table_presents_no_game_parts(
         felt.notice = "changed"  # type: ignore[misc]
 
 
-def test_a_finished_deal_presents_typed_players_sheet_and_hand(
+@pytest.fixture
+def first_deal_played(
     seated: Callable[..., TableDriver], planter: Planter, toss: Any
-) -> None:
+) -> TableDriver:
+    """A 3-seat Pool 101 table whose first deal seat 1 won by a show (2 and 3 add 34 and 48)."""
     toss(1)
     added: dict[int, int | None] = {1: 0, 2: 34, 3: 48}
     planned = plant(planter, added)
     t = seated(3, variant="pool101")
     play(t, *planned, added)
+    return t
+
+
+def test_a_finished_deal_presents_typed_players_sheet_and_hand(
+    first_deal_played: TableDriver,
+) -> None:
+    t = first_deal_played
     public, mine = selectors.table_views(table=t.table, user=t.users[2])
     felt = presenters.present_felt(data=public, now=time.time(), viewer_seat=2)
     seat = presenters.present_seat(data=mine, now=time.time())
@@ -94,13 +103,9 @@ def test_a_finished_deal_presents_typed_players_sheet_and_hand(
 
 
 def test_the_last_deals_sheet_and_the_scoreboard_are_presented_once_for_the_next_deals_moves(
-    seated: Callable[..., TableDriver], planter: Planter, toss: Any
+    first_deal_played: TableDriver,
 ) -> None:
-    toss(1)
-    added: dict[int, int | None] = {1: 0, 2: 34, 3: 48}
-    planned = plant(planter, added)
-    t = seated(3, variant="pool101")
-    play(t, *planned, added)
+    t = first_deal_played
     t.settle_break()
 
     def felt(viewer_seat: int | None = None) -> FeltView:
