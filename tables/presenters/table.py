@@ -15,11 +15,9 @@ templates read as ``t`` and ``s``. Presentation only: no rule is decided here.""
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any, TypeVar, cast
+from typing import Any
 
 from django.conf import settings
 from django.urls import reverse
@@ -38,6 +36,7 @@ from tables.presenters.cards import (
     sort_codes,
     variant_label,
 )
+from tables.presenters.kept import hashable, kept_presented
 from tables.presenters.moves import move_lines, recent_discards
 from tables.presenters.page import (
     CardGroup,
@@ -354,7 +353,7 @@ def _felt_of_game(
         )
         if show
         else None,
-        scoreboard=_kept_presented(
+        scoreboard=kept_presented(
             (
                 "scoreboard",
                 json_dumps(raw.get("history")),
@@ -366,7 +365,7 @@ def _felt_of_game(
             ),
             lambda: _scoreboard(view, variant, felt.traits, name_of),
         ),
-        last_deal=_kept_presented(
+        last_deal=kept_presented(
             (
                 "sheet",
                 json_dumps(last_deal),
@@ -377,7 +376,7 @@ def _felt_of_game(
                 json_dumps(money_by_seat),
                 currency,
                 variant,
-                _hashable(rules),
+                hashable(rules),
                 get_language(),
             ),
             lambda: ResultSheet(
@@ -407,46 +406,6 @@ def _felt_of_game(
         if result
         else None,
     )
-
-
-# The last deal's result sheet and the scoreboard stay the same through a whole deal, while the
-# felt is presented again for every move of it. Each is kept here as presented, by everything
-# it reads (the engine view's JSON of the last deal or of the history, the running totals, the
-# names, the rules, the money and the language): the same inputs give back the same object,
-# which the felt's template remembers its markup by (``{% remember %}``). The least recently
-# used are dropped first.
-KEPT_PRESENTED = 4096
-_kept: OrderedDict[Hashable, object] = OrderedDict()
-_kept_lock = threading.Lock()
-_T = TypeVar("_T")
-
-
-def _kept_presented(key: tuple[Hashable, ...], make: Callable[[], _T]) -> _T:
-    """What ``make`` presents for ``key``, presented once while it is kept."""
-    if any(part is _UNHASHABLE for part in key):
-        return make()
-    with _kept_lock:
-        if key in _kept:
-            _kept.move_to_end(key)
-            return cast(_T, _kept[key])
-    made = make()
-    with _kept_lock:
-        _kept[key] = made
-        while len(_kept) > KEPT_PRESENTED:
-            _kept.popitem(last=False)
-    return made
-
-
-_UNHASHABLE = object()
-
-
-def _hashable(value: object) -> Hashable:
-    """``value`` as part of a key (the game's frozen settings), or a mark that it can't be."""
-    try:
-        hash(value)
-    except TypeError:
-        return _UNHASHABLE
-    return value
 
 
 def _scoreboard(
