@@ -18,15 +18,11 @@ from typing import TypeVar, cast
 KEPT_PRESENTED = 4096
 _kept: OrderedDict[Hashable, object] = OrderedDict()
 _kept_lock = threading.Lock()
-_UNHASHABLE = object()
 _T = TypeVar("_T")
 
 
 def kept_presented(key: tuple[Hashable, ...], make: Callable[[], _T]) -> _T:
-    """What ``make`` presents for ``key``, presented once while it is kept (every time when a
-    part of the key is ``hashable``'s mark that it can't be)."""
-    if any(part is _UNHASHABLE for part in key):
-        return make()
+    """What ``make`` presents for ``key``, presented once while it is kept."""
     with _kept_lock:
         if key in _kept:
             _kept.move_to_end(key)
@@ -37,12 +33,3 @@ def kept_presented(key: tuple[Hashable, ...], make: Callable[[], _T]) -> _T:
         while len(_kept) > KEPT_PRESENTED:
             _kept.popitem(last=False)
     return made
-
-
-def hashable(value: object) -> Hashable:
-    """``value`` as part of a key (the game's frozen settings), or a mark that it can't be."""
-    try:
-        hash(value)
-    except TypeError:
-        return _UNHASHABLE
-    return value

@@ -36,7 +36,7 @@ from tables.presenters.cards import (
     sort_codes,
     variant_label,
 )
-from tables.presenters.kept import hashable, kept_presented
+from tables.presenters.kept import kept_presented
 from tables.presenters.moves import move_lines, recent_discards
 from tables.presenters.page import (
     CardGroup,
@@ -376,7 +376,7 @@ def _felt_of_game(
                 json_dumps(money_by_seat),
                 currency,
                 variant,
-                hashable(rules),
+                rules,  # the game's frozen engine settings
                 get_language(),
             ),
             lambda: ResultSheet(

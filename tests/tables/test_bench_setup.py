@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from benchmarks.load_player import CODE, Seat, next_move
 from tables.engines import game_state
-from tables.models import Game
+from tables.models import Game, GameStatus
 from tables.rules.game import GameState
 
 
@@ -27,7 +27,7 @@ def _fixture(tmp_path: Path, **options: Any) -> list[dict[str, Any]]:
 
 
 def _state(table_id: int) -> tuple[Game, GameState]:
-    game = Game.objects.get(table_id=table_id, status="running")
+    game = Game.objects.get(table_id=table_id, status=GameStatus.RUNNING)
     state = game_state(game)
     assert isinstance(state, GameState)
     return game, state

@@ -26,7 +26,7 @@ from django.utils.module_loading import import_string
 from ledger.services.cashier import practice_chips_welcome_grant
 from tables import services
 from tables.engines import game_state
-from tables.models import Game, Seat, Table, TableTemplate
+from tables.models import Game, GameStatus, Seat, Table, TableTemplate
 from tables.rules.game import GameState
 
 
@@ -34,7 +34,7 @@ def bench_deal_reach(*, table: Table, deal: int) -> None:
     """Bring the table's running game to its deal number ``deal``: in each deal before it,
     every player but one drops in turn; each break between deals is let run out."""
     while True:
-        game = Game.objects.get(table=table, status="running")
+        game = Game.objects.get(table=table, status=GameStatus.RUNNING)
         state = game_state(game)
         if not isinstance(state, GameState):
             raise CommandError(f"table {table.pk}: not a 13-card game")
