@@ -132,7 +132,9 @@ async def watch_lobby(base: str, stop: asyncio.Event, stats: Stats) -> None:
     try:
         uri = f"ws://{host.netloc}/ws/lobby/"
         origin = {"Origin": base}
-        async with websockets.connect(uri, additional_headers=origin, max_size=2**22) as ws:
+        async with websockets.connect(
+            uri, additional_headers=origin, max_size=2**22, ping_interval=None
+        ) as ws:
             while not stop.is_set():
                 try:
                     text = await asyncio.wait_for(ws.recv(), timeout=1.0)
@@ -150,7 +152,10 @@ async def _listen(
     host = urlparse(seat.base)
     uri = f"ws://{host.netloc}/ws/tables/{seat.table_id}/"
     headers = {"Cookie": f"sessionid={seat.session}", "Origin": seat.base}
-    async with websockets.connect(uri, additional_headers=headers, max_size=2**22) as ws:
+    # Like a browser, the harness sends no pings of its own: it answers the server's.
+    async with websockets.connect(
+        uri, additional_headers=headers, max_size=2**22, ping_interval=None
+    ) as ws:
         seat.ws = ws
         ready.set()
         try:
