@@ -13,6 +13,7 @@ from tests.browser.test_a11y_browser import AXE
 from tests.browser.test_phone_widths_browser import PASSWORD as CASH_PASSWORD
 from tests.browser.test_phone_widths_browser import finished_game  # noqa: F401
 from tests.browser.test_table_ui_browser import (  # noqa: F401
+    PASSWORD,
     _bot_table,
     _my_turn,
     _open_table,
@@ -179,6 +180,44 @@ def test_the_tables_whole_name_is_readable_on_a_phone(
     # the head stays a slim bar: the name in two lines, the game's line under it
     head = page.locator(".table-head").bounding_box()
     assert head["height"] <= 60, head
+    context.close()
+
+
+# The site header's parts shown (its brand, its menu button and its links) whose middle lies
+# outside the brand's line: on a second line. Its height and the brand's.
+HEADER_ROWS = """() => {
+  const shown = e => e.getClientRects().length && getComputedStyle(e).display !== "none";
+  const head = document.querySelector(".site-header");
+  const brand = head.querySelector(".brand").getBoundingClientRect();
+  const parts = [head.querySelector(".nav-toggle-label"),
+    ...head.querySelectorAll(".site-nav > *")];
+  const mid = e => (e.getBoundingClientRect().top + e.getBoundingClientRect().bottom) / 2;
+  return {
+    below: parts.filter(shown).filter(e => mid(e) < brand.top || mid(e) > brand.bottom)
+      .map(e => e.textContent.trim()),
+    height: Math.round(head.getBoundingClientRect().height),
+    brand: Math.round(brand.height),
+  };
+}"""
+
+
+@pytest.mark.parametrize(("width", "height"), VIEWPORTS, ids=VIEWPORT_IDS)
+def test_the_site_header_is_one_line(browser, live_server_url, meera, width, height):  # noqa: F811
+    """A phone on its side folds the links behind "Menu" as an upright phone does (they took a
+    second line, a sixth of its height, over the table); a laptop shows them all in one line."""
+    context, page = _page(browser, live_server_url, width, height)
+    login(page, "meera", PASSWORD)
+    header = page.evaluate(HEADER_ROWS)
+    assert header["below"] == [], header
+    assert header["height"] <= 56, header
+    assert header["brand"] <= 32, header  # "♠ Rummy" on one line
+    my_games = page.locator(".site-nav a", has_text="My games")
+    folded = page.locator(".nav-toggle-label").is_visible()
+    assert folded == (width < 800 or height <= 500), header
+    assert my_games.is_visible() == (not folded), header
+    if folded:
+        page.locator(".nav-toggle-label").click()
+        assert my_games.is_visible()
     context.close()
 
 
