@@ -27,12 +27,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import websockets
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.load_player import socket_open  # noqa: E402
 from benchmarks.load_samplers import cpu_seconds  # noqa: E402
 
 
@@ -65,8 +65,8 @@ async def open_sockets(
     async def hold(table_id: int, session: str) -> None:
         headers = {"Cookie": f"sessionid={session}", "Origin": url}
         async with limit:
-            socket = await websockets.connect(
-                f"ws://{host}/ws/tables/{table_id}/", additional_headers=headers, open_timeout=120
+            socket = await socket_open(
+                f"ws://{host}/ws/tables/{table_id}/", headers, open_timeout=120
             )
             await socket.recv()
         opened.append(table_id)

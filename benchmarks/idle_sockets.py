@@ -26,12 +26,13 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.load_player import socket_open  # noqa: E402
 from benchmarks.load_samplers import cpu_seconds, rss_kib  # noqa: E402
 
 
 async def hold(uri: str, origin: str, opened: asyncio.Event, stop: asyncio.Event) -> bool:
     try:
-        async with websockets.connect(uri, additional_headers={"Origin": origin}) as ws:
+        async with socket_open(uri, {"Origin": origin}) as ws:
             opened.set()
             while not stop.is_set():
                 try:

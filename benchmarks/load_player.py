@@ -17,6 +17,7 @@ from urllib.parse import urlparse
 
 import httpx
 import websockets
+from websockets.asyncio import client as websockets_client
 
 ROOT_VERSION = re.compile(r'id="felt-root"[^>]*data-version="(\d+)"')
 ACTION = re.compile(r'name="action" value="([a-z_]+)"')
@@ -126,15 +127,28 @@ async def listen(seat: Seat, stop: asyncio.Event, ready: asyncio.Event, stats: S
         await asyncio.sleep(random.uniform(0, min(2**attempt, 64)))
 
 
+def socket_open(
+    uri: str, headers: dict[str, str], *, open_timeout: float = 10.0
+) -> websockets_client.connect:
+    """A socket opened as a page opens it, for every harness that holds sockets. Like a
+    browser, it sends no pings of its own (``websockets``' client would send one every 20 s,
+    each for the server to answer): it answers the server's."""
+    return websockets_client.connect(
+        uri,
+        additional_headers=headers,
+        max_size=2**22,
+        ping_interval=None,
+        open_timeout=open_timeout,
+    )
+
+
 async def watch_lobby(base: str, stop: asyncio.Event, stats: Stats) -> None:
     """A lobby page's socket: counts what it is sent (the page fetches nothing on a push)."""
     host = urlparse(base)
     try:
         uri = f"ws://{host.netloc}/ws/lobby/"
         origin = {"Origin": base}
-        async with websockets.connect(
-            uri, additional_headers=origin, max_size=2**22, ping_interval=None
-        ) as ws:
+        async with socket_open(uri, origin) as ws:
             while not stop.is_set():
                 try:
                     text = await asyncio.wait_for(ws.recv(), timeout=1.0)
@@ -152,10 +166,7 @@ async def _listen(
     host = urlparse(seat.base)
     uri = f"ws://{host.netloc}/ws/tables/{seat.table_id}/"
     headers = {"Cookie": f"sessionid={seat.session}", "Origin": seat.base}
-    # Like a browser, the harness sends no pings of its own: it answers the server's.
-    async with websockets.connect(
-        uri, additional_headers=headers, max_size=2**22, ping_interval=None
-    ) as ws:
+    async with socket_open(uri, headers) as ws:
         seat.ws = ws
         ready.set()
         try:
