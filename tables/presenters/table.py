@@ -364,7 +364,9 @@ def _felt_of_game(
                 get_language(),
             ),
             lambda: _scoreboard(view, variant, felt.traits, name_of),
-        ),
+        )
+        if raw.get("history")
+        else None,
         last_deal=kept_presented(
             (
                 "sheet",
