@@ -11,6 +11,7 @@ from typing import Any
 from django.utils.translation import get_language, gettext, gettext_lazy, pgettext_lazy
 
 from ledger.currencies import format_amount
+from tables.presenters.shown import Shown
 from tables.rules.cards import parse_card
 
 __all__ = [
@@ -47,7 +48,7 @@ _RED = {"H", "D"}
 
 
 @dataclass(frozen=True)
-class CardFace:
+class CardFace(Shown):
     code: str
     rank: str
     suit: str

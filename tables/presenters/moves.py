@@ -21,6 +21,7 @@ from typing import Any
 from django.utils.translation import gettext, gettext_lazy
 
 from tables.presenters.cards import CardFace, card_face, cards_words
+from tables.presenters.shown import Shown
 from tables.rules.melds import DECLARATION_SIZE
 
 __all__ = [
@@ -274,7 +275,7 @@ def said_to_you(text: str) -> str:
 
 
 @dataclass(frozen=True)
-class MoveLine:
+class MoveLine(Shown):
     """One public move: ``text`` in words, who made it (``seat``, ``None``: the server), the
     card everyone saw (``card``: a discard or a pick from the open deck) and the version the
     move produced. ``kind`` names the move for the page (``pick_open``, ``discard``...)."""

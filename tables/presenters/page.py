@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from tables.presenters.cards import CardFace
 from tables.presenters.moves import MoveLine
+from tables.presenters.shown import Shown
 from tables.readmodel import Commitment
 from tables.rules.engine_view import DealView, EngineView
 from tables.rules.variants import EngineTraits
@@ -54,7 +55,7 @@ __all__ = [
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class CardGroup:
+class CardGroup(Shown):
     """A group of cards as shown: its faces, its kind (``hand``: not judged) in words and, in
     the hand being played, whether it is a meld."""
 
@@ -65,7 +66,7 @@ class CardGroup:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class SheetRow:
+class SheetRow(Shown):
     """One player's row of a result sheet."""
 
     seat: int
@@ -84,7 +85,7 @@ class SheetRow:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class SheetMeld:
+class SheetMeld(Shown):
     """A classic meld left on the table when the hand ended."""
 
     cards: tuple[CardFace, ...]
@@ -93,7 +94,7 @@ class SheetMeld:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ResultSheetView:
+class ResultSheetView(Shown):
     """The result of the last deal (13-card) or hand (classic)."""
 
     number: int | None
@@ -108,7 +109,7 @@ class ResultSheetView:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class PrizeLine:
+class PrizeLine(Shown):
     """A prize and who won it (``verb``: ``wins`` or ``gets``, worded by the template)."""
 
     name: str
@@ -119,7 +120,7 @@ class PrizeLine:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class SettlementRow:
+class SettlementRow(Shown):
     """What one player paid in, got back and won or lost."""
 
     name: str
@@ -131,7 +132,7 @@ class SettlementRow:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class GameResultView:
+class GameResultView(Shown):
     """Game over: every prize, who won it and each player's money."""
 
     reason: str | None
@@ -150,7 +151,7 @@ class GameResultView:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class DropCost:
+class DropCost(Shown):
     """What dropping costs the viewer now (the Drop and Auto drop buttons)."""
 
     points: int
@@ -165,7 +166,7 @@ class DropCost:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class FeltSeat:
+class FeltSeat(Shown):
     """A seat taken while the table waits for players."""
 
     seat: int
@@ -175,7 +176,7 @@ class FeltSeat:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class FeltPlayer:
+class FeltPlayer(Shown):
     """One player of the game around the felt, worded for every viewer."""
 
     seat: int
@@ -205,7 +206,7 @@ class FeltPlayer:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class FeltMeld:
+class FeltMeld(Shown):
     """A classic meld on the table."""
 
     id: int
@@ -217,7 +218,7 @@ class FeltMeld:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ShowView:
+class ShowView(Shown):
     """A declaration on the table: who made it and its groups."""
 
     name: str
@@ -225,14 +226,14 @@ class ShowView:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ScoreRow:
+class ScoreRow(Shown):
     number: int
     winner: str
     points: tuple[int | str, ...]  # by seat, in the players' order ("": no score)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Scoreboard:
+class Scoreboard(Shown):
     """Every deal (or classic hand) so far, and the running totals."""
 
     number_label: str
@@ -243,7 +244,7 @@ class Scoreboard:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class RejoinOffer:
+class RejoinOffer(Shown):
     """Pool: eliminated players may buy back in."""
 
     seats: tuple[int, ...]
@@ -254,14 +255,14 @@ class RejoinOffer:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class SplitAmount:
+class SplitAmount(Shown):
     name: str
     display: str
     accepted: bool
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class SplitOffer:
+class SplitOffer(Shown):
     """Pool: the players still in may split the prize."""
 
     seats: tuple[int, ...]
@@ -271,7 +272,7 @@ class SplitOffer:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class FeltView:
+class FeltView(Shown):
     """The felt every viewer shares. The parts after ``waiting_for_people`` are only there
     while a game is on the table (``view``)."""
 
@@ -330,7 +331,7 @@ class FeltView:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class LayOffMeld:
+class LayOffMeld(Shown):
     """A classic meld the player may lay off on: its id, its words and its cards' codes."""
 
     id: int
@@ -339,7 +340,7 @@ class LayOffMeld:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class SeatHand:
+class SeatHand(Shown):
     """The player's hand: its cards, the card just picked, its live count and its groups as
     shown."""
 
@@ -352,7 +353,7 @@ class SeatHand:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class SeatView:
+class SeatView(Shown):
     """One player's own parts (the notices, the hand, the actions, the shoe commitment and
     leaving). The parts after ``private_host`` are only there while a game is on the table."""
 

@@ -305,3 +305,47 @@ def test_the_felt_is_cut_at_its_marks_into_regions_by_id_and_a_skeleton() -> Non
         "<!--region--><i>a mark with no end</i></div>"
     )
     assert realtime.felt_whole(html).count("region") == 0
+
+
+def test_what_is_remembered_renders_as_a_fresh_render_does(
+    six: Any, listen: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The felt's seats off turn and each group of a hand are remembered blocks (``{% remember
+    %}``): over a round of moves, every felt and every seat's part pushed with the blocks of
+    the moves before it equals the same change pushed again with every block rendered anew."""
+    from collections import OrderedDict
+
+    from tables import events
+    from tables.templatetags import table_words
+
+    class Forgetful(OrderedDict[object, str]):
+        """Keeps nothing: every block is rendered every time."""
+
+        def __setitem__(self, key: object, value: str) -> None:
+            return None
+
+    changes: list[events.TableMoved] = []
+
+    def heard(sender: object, *, moved: events.TableMoved, **kwargs: object) -> None:
+        changes.append(moved)
+
+    def pushed(moved: events.TableMoved) -> tuple[str, dict[str, str]]:
+        sent_forget()  # the whole felt and every seat's parts
+        heard_now = listen(lambda: realtime.table_push(moved))
+        return _strip_times(_felt(heard_now)), _seat_parts(heard_now)
+
+    events.table_moved.connect(heard)
+    try:
+        for seat in (1, 2, 3):
+            listen(lambda s=seat: six.act(s, "pick_closed"))
+            card = six.view(seat)["hand"]["picked"]
+            listen(lambda s=seat, c=card: six.act(s, "discard", card=c))
+    finally:
+        events.table_moved.disconnect(heard)
+    assert len(changes) == 6
+    warm = [pushed(moved) for moved in changes]
+    monkeypatch.setattr(table_words, "_remembered", Forgetful())
+    fresh = [pushed(moved) for moved in changes]
+    assert warm == fresh
+    for felt, parts in warm:
+        assert felt.count('class="seat slot-') == 6 and len(parts) == 6
