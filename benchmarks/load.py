@@ -25,7 +25,9 @@ quiet after the sockets' connects, whose CPU is printed apart) and the most Post
 connections held (``--database-url``; pg_stat_activity of that database); with
 ``--proxy-pids`` the proxy's CPU per action apart. A socket the server closes with a retry
 code (1012 when a web process restarts) is reopened as the page does, and the time from the
-close to the page being in step again is printed with the number of reconnects. With
+close to the page being in step again is printed with the number of reconnects; a socket
+whose opening handshake failed (a burst of connects past the client's open timeout) is opened
+again too, the first time included, and the number of those retries is printed. With
 ``--database-url`` the database's transactions per move (pg_stat_database) are printed, and
 with ``--pgbouncer-admin`` (``postgres://user@host:6432/pgbouncer``) PgBouncer's transactions
 and statements per move: everything the servers ran while the tables played (the moves, the
@@ -261,6 +263,7 @@ def run_level(tables: list[dict[str, Any]], args: Any) -> dict[str, Any]:
         "per_action": [n / actions if actions else 0.0 for n in counts],
         "redis_per_action": {k: v / actions for k, v in commands.items()} if actions else {},
         "reconnects": stats.reconnects,
+        "connect_retries": stats.connect_retries,
         "catch_up_ms": (pct(stats.catch_up, 0.5), max(stats.catch_up, default=0.0) * 1000),
         "socket_errors": stats.socket_errors,
         "gaps": stats.gaps,

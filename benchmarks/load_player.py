@@ -81,6 +81,7 @@ class Stats:
     socket_errors: int = 0
     actions: int = 0
     reconnects: int = 0
+    connect_retries: int = 0  # opening handshakes that failed and were tried again
     catch_up: list[float] = field(default_factory=list)  # socket closed -> page in step again
     gaps: int = 0  # felt frames that did not follow what the seat showed: caught up
     since: int = 0  # catch-ups asked on the socket
@@ -101,14 +102,28 @@ class Stats:
 RECONNECT_CODES = frozenset({1006, 1011, 1012, 1013})
 
 
-async def listen(seat: Seat, stop: asyncio.Event, ready: asyncio.Event, stats: Stats) -> None:
-    """Hold the seat's socket; reconnect as the page does (after a jittered delay of up to a
-    second, doubling on each failed attempt) when the server closes it with a retry code."""
+# How many times in a row a socket that did not open is tried again before it counts as an
+# error (the page's WebSocket extension never gives up; its delays double up to 64 s).
+CONNECT_ATTEMPTS = 6
+
+
+async def listen(
+    seat: Seat,
+    stop: asyncio.Event,
+    ready: asyncio.Event,
+    stats: Stats,
+    *,
+    open_timeout: float = 10.0,
+) -> None:
+    """Hold the seat's socket; open it again as the page does (after a jittered delay of up to
+    a second, doubling on each failed attempt) when the server closes it with a retry code or
+    when it did not open, the first time too: a page whose handshake timed out in a burst of
+    connects reconnects (a browser sees 1006 and htmx's extension retries)."""
     closed_at: float | None = None
     attempt = 0
     while not stop.is_set():
         try:
-            await _listen(seat, stop, ready, stats, closed_at)
+            await _listen(seat, stop, ready, stats, closed_at, open_timeout=open_timeout)
             return
         except websockets.ConnectionClosed as closed:
             code = closed.rcvd.code if closed.rcvd is not None else 1006
@@ -118,13 +133,14 @@ async def listen(seat: Seat, stop: asyncio.Event, ready: asyncio.Event, stats: S
                 return
             stats.reconnects += 1
             closed_at, attempt = time.perf_counter(), 0
-        except (OSError, websockets.WebSocketException):
-            if closed_at is None or attempt >= 6:
+        except (OSError, TimeoutError, websockets.WebSocketException):
+            if attempt >= CONNECT_ATTEMPTS:
                 stats.socket_errors += 1
                 ready.set()
                 return
+            stats.connect_retries += 1
             attempt += 1
-        await asyncio.sleep(random.uniform(0, min(2**attempt, 64)))
+        await asyncio.sleep(random.uniform(0, min(2 ** max(attempt - 1, 0), 64)))
 
 
 def socket_open(
@@ -161,12 +177,18 @@ async def watch_lobby(base: str, stop: asyncio.Event, stats: Stats) -> None:
 
 
 async def _listen(
-    seat: Seat, stop: asyncio.Event, ready: asyncio.Event, stats: Stats, closed_at: float | None
+    seat: Seat,
+    stop: asyncio.Event,
+    ready: asyncio.Event,
+    stats: Stats,
+    closed_at: float | None,
+    *,
+    open_timeout: float,
 ) -> None:
     host = urlparse(seat.base)
     uri = f"ws://{host.netloc}/ws/tables/{seat.table_id}/"
     headers = {"Cookie": f"sessionid={seat.session}", "Origin": seat.base}
-    async with socket_open(uri, headers) as ws:
+    async with socket_open(uri, headers, open_timeout=open_timeout) as ws:
         seat.ws = ws
         ready.set()
         try:

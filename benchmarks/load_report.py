@@ -72,6 +72,11 @@ def print_level(via: str, r: dict[str, Any], args: Any) -> None:
         )
     if r["proxy_cpu_ms_per_action"] is not None:
         print(f"        proxy CPU ms/action: {r['proxy_cpu_ms_per_action']:.2f}", flush=True)
+    if r["connect_retries"]:
+        print(
+            f"        sockets that did not open and were opened again: {r['connect_retries']}",
+            flush=True,
+        )
     if r["reconnects"]:
         c50, cmax = r["catch_up_ms"]
         print(
