@@ -26,6 +26,7 @@ HAND = re.compile(r'id="my-hand".*', re.S)
 HAND_ALONE = re.compile(r'id="my-hand".*?(?=id="my-actions")', re.S)
 CODE = re.compile(r'data-code="([0-9AJQKTSHDC]{2,3})"')
 PUSH_TIMEOUT = 10.0
+OPEN_TIMEOUT = 10.0  # seconds a socket's opening handshake may take
 
 
 @dataclass
@@ -113,7 +114,7 @@ async def listen(
     ready: asyncio.Event,
     stats: Stats,
     *,
-    open_timeout: float = 10.0,
+    open_timeout: float = OPEN_TIMEOUT,
 ) -> None:
     """Hold the seat's socket; open it again as the page does (after a jittered delay of up to
     a second, doubling on each failed attempt) when the server closes it with a retry code or
@@ -133,7 +134,7 @@ async def listen(
                 return
             stats.reconnects += 1
             closed_at, attempt = time.perf_counter(), 0
-        except (OSError, TimeoutError, websockets.WebSocketException):
+        except (OSError, websockets.WebSocketException):  # a handshake's timeout is an OSError
             if attempt >= CONNECT_ATTEMPTS:
                 stats.socket_errors += 1
                 ready.set()
@@ -144,7 +145,7 @@ async def listen(
 
 
 def socket_open(
-    uri: str, headers: dict[str, str], *, open_timeout: float = 10.0
+    uri: str, headers: dict[str, str], *, open_timeout: float = OPEN_TIMEOUT
 ) -> websockets_client.connect:
     """A socket opened as a page opens it, for every harness that holds sockets. Like a
     browser, it sends no pings of its own (``websockets``' client would send one every 20 s,
