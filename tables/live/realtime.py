@@ -154,6 +154,32 @@ def as_viewer(user: User) -> ExitStack:
     return stack
 
 
+class _Viewers:
+    """``as_viewer`` for one seated player after another: the translation and the time zone
+    switched only when a player's differ from the one before's (at most tables every player
+    has the same), as each switch reads and writes Django's context-local settings."""
+
+    def __init__(self) -> None:
+        self._stack = ExitStack()
+        self._shown: tuple[str, str] | None = None
+
+    def __enter__(self) -> _Viewers:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self._stack.close()
+
+    def viewer(self, user: User) -> None:
+        zone = player_time_zone(user)
+        shown = (_language_of(user), zone.key)
+        if shown == self._shown:
+            return
+        self._stack.close()
+        self._stack.enter_context(translation.override(shown[0]))
+        self._stack.enter_context(timezone.override(zone))
+        self._shown = shown
+
+
 def _data(moved: TableMoved, user: User | None, views: Views | None) -> TableRead:
     return selectors.table_view_data(
         table=moved.table,
@@ -327,10 +353,11 @@ def table_push(moved: TableMoved) -> None:
             else:
                 outbox.append(event)
 
-        for user_id, user in seated.items():
-            if not sockets.get(user_id):
-                continue  # nobody to tell: the page fetches its view when it connects
-            with as_viewer(user):
+        with _Viewers() as viewers:
+            for user_id, user in seated.items():
+                if not sockets.get(user_id):
+                    continue  # nobody to tell: the page fetches its view when it connects
+                viewers.viewer(user)
                 data = _data(moved, user, views)
                 language = _language_of(user)
                 main, foot = seat_keys(data)
@@ -345,15 +372,15 @@ def table_push(moved: TableMoved) -> None:
                     continue
                 context = seat_context(data, now=now)
                 html = render_seat(context, user, money_moved=moved.money_moved, parts=parts)
-            send(
-                {
-                    "type": "table.seat",
-                    "frame": seat_frame_text(version=version, html=html),
-                    "version": version,
-                    "game": moved.game.pk,
-                    "user": user_id,  # only this player's sockets are handed it
-                }
-            )
+                send(
+                    {
+                        "type": "table.seat",
+                        "frame": seat_frame_text(version=version, html=html),
+                        "version": version,
+                        "game": moved.game.pk,
+                        "user": user_id,  # only this player's sockets are handed it
+                    }
+                )
         public = _data(moved, None, views)
         frame = {"from_version": moved.from_version, "version": version}
         game = {"game": moved.game.pk}

@@ -29,6 +29,7 @@ from tables.presenters.page import (
     SheetMeld,
     SheetRow,
 )
+from tables.presenters.words import Words
 from tables.readmodel import TableRead
 from tables.rules.engine_view import EngineView
 from tables.rules.game.turns import show_fault
@@ -142,32 +143,33 @@ def drop_info(
     first_turn = me.turns == 0
     on_turn_picked = deal is not None and deal.turn == my_seat and deal.turn_picked
     first_drop, middle_drop = rule(rules, "first_drop"), rule(rules, "middle_drop")
+    words = Words()  # asked on every push of a seat's parts
 
     def cost(first: bool) -> tuple[int, str, str, str]:
         """The points, the kind of drop, its words and the confirmation asked."""
         points = first_drop if first else middle_drop
-        kind = gettext("Drop now") if first else gettext("Middle drop")
+        kind = words.gettext("Drop now") if first else words.gettext("Middle drop")
         after = ""
         if variant in ("pool101", "pool201"):
             limit = rule(rules, "pool_limit", 101)
             total = (me.total or 0) + points
             after = (
-                gettext("Your total becomes %(total)s: at %(limit)s you are out of the game.")
+                words.gettext("Your total becomes %(total)s: at %(limit)s you are out of the game.")
                 if total >= limit
-                else gettext("Your total becomes %(total)s of %(limit)s.")
+                else words.gettext("Your total becomes %(total)s of %(limit)s.")
             ) % {"total": total, "limit": limit}
         elif variant == "points":
             pv = rule(rules, "point_value")
-            after = gettext("You pay %(amount)s (%(value)s a point).") % {
+            after = words.gettext("You pay %(amount)s (%(value)s a point).") % {
                 "amount": money(points * pv, currency),
                 "value": money(pv, currency),
             }
         elif variant == "deals":
-            after = gettext("The deal's winner takes %(points)s chips from you.") % {
+            after = words.gettext("The deal's winner takes %(points)s chips from you.") % {
                 "points": points
             }
-        text = gettext("%(kind)s: %(points)s points.") % {"kind": kind, "points": points}
-        confirm = [text, after, gettext("You sit out the rest of this deal. Drop?")]
+        text = words.gettext("%(kind)s: %(points)s points.") % {"kind": kind, "points": points}
+        confirm = [text, after, words.gettext("You sit out the rest of this deal. Drop?")]
         return points, kind, text, " ".join(part for part in confirm if part)
 
     points, kind, text, confirm = cost(first_turn)
@@ -177,8 +179,8 @@ def drop_info(
         kind=kind,
         text=text,
         confirm=confirm,
-        label=gettext("Drop (%(points)s points)") % {"points": points},
-        auto_label=gettext("Auto drop (%(points)s points)") % {"points": auto_points},
+        label=words.gettext("Drop (%(points)s points)") % {"points": points},
+        auto_label=words.gettext("Auto drop (%(points)s points)") % {"points": auto_points},
     )
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from django.conf import settings
 from django.urls import reverse
-from django.utils.translation import get_language, gettext, gettext_lazy, ngettext
+from django.utils.translation import get_language, gettext, gettext_lazy, gettext_noop, ngettext
 from django_stubs_ext import StrOrPromise
 
 from rummy_site.json_field import json_dumps
@@ -68,6 +68,7 @@ from tables.presenters.results import (
     split_finish,
     wrong_show_reason,
 )
+from tables.presenters.words import Words
 from tables.readmodel import SeatRead, TableRead
 from tables.rules.engine_view import EngineView, JsonObject, json_int, json_object, json_objects
 from tables.rules.melds import classify_group
@@ -89,20 +90,26 @@ _SLOTS = {
 
 
 _DEAL_STATUS_WORDS = {
-    "declared": gettext_lazy("declared"),
-    "dropped": gettext_lazy("dropped"),
-    "wrong_show": gettext_lazy("wrong show"),
-    "timed_out": gettext_lazy("timed out"),
-    "left": gettext_lazy("left"),
-    "out": gettext_lazy("out"),
+    "declared": gettext_noop("declared"),
+    "dropped": gettext_noop("dropped"),
+    "wrong_show": gettext_noop("wrong show"),
+    "timed_out": gettext_noop("timed out"),
+    "left": gettext_noop("left"),
+    "out": gettext_noop("out"),
 }
 # A player's place in the game, when not simply in it.
 _STATUS_WORDS = {
-    "out": gettext_lazy("out"),
-    "left": gettext_lazy("left"),
-    "eliminated": gettext_lazy("eliminated"),
-    "waiting": gettext_lazy("waiting"),
+    "out": gettext_noop("out"),
+    "left": gettext_noop("left"),
+    "eliminated": gettext_noop("eliminated"),
+    "waiting": gettext_noop("waiting"),
 }
+
+
+def _status_label(words: Words, labels: dict[str, str], status: str, otherwise: str) -> str:
+    """The words for ``status`` in ``labels`` (``otherwise`` when it has none)."""
+    label = labels.get(status)
+    return words.gettext(label) if label is not None else otherwise
 
 
 def seat_slots(seats: list[int], my_seat: int | None) -> dict[int, str]:
@@ -249,6 +256,7 @@ def _felt_of_game(
     players: list[FeltPlayer] = []
     # The totals are points but in deals (chips) and points (each deal settles in money).
     points_totals = variant not in ("deals", "points")
+    words = Words()  # a dozen words a seat, six seats
     for p in view.players:
         seat = p.seat
         bot = bool(names.get(seat) and names[seat].is_bot)
@@ -271,23 +279,26 @@ def _felt_of_game(
                 name=name,
                 initial=name[:1].upper(),
                 # Worded here, once a seat, rather than by a template tag per seat and field.
-                total_words=gettext("%(total)s pts") % {"total": p.total} if points_totals else "",
-                chips_words=gettext("%(chips)s chips") % {"chips": p.chips}
+                total_words=words.gettext("%(total)s pts") % {"total": p.total}
+                if points_totals
+                else "",
+                chips_words=words.gettext("%(chips)s chips") % {"chips": p.chips}
                 if variant == "deals"
                 else "",
-                cards_words=gettext("%(cards)s cards") % {"cards": p.card_count},
-                drops_words=ngettext("%(drops)s drop", "%(drops)s drops", drops) % {"drops": drops}
+                cards_words=words.gettext("%(cards)s cards") % {"cards": p.card_count},
+                drops_words=words.ngettext("%(drops)s drop", "%(drops)s drops", drops)
+                % {"drops": drops}
                 if drops is not None
                 else "",
-                bank_words=gettext("+%(seconds)ss bank") % {"seconds": round(p.extra_time)},
+                bank_words=words.gettext("+%(seconds)ss bank") % {"seconds": round(p.extra_time)},
                 is_bot=bot,
                 user_id=names[seat].user_id if seat in names else 0,
                 is_me=seat == viewer_seat,
                 is_turn=seat == turn and view.phase == "turn",
                 slot=slots.get(seat, "bottom"),
                 extra_s=round(p.extra_time),
-                deal_status_label=str(_DEAL_STATUS_WORDS.get(p.deal_status or "", "")),
-                status_label=str(_STATUS_WORDS.get(p.status, p.status)),
+                deal_status_label=_status_label(words, _DEAL_STATUS_WORDS, p.deal_status or "", ""),
+                status_label=_status_label(words, _STATUS_WORDS, p.status, p.status),
             )
         )
     on_turn = next((p for p in players if p.is_turn), None)

@@ -268,3 +268,45 @@ def test_a_hindi_player_reads_the_result_sheet_in_hindi(seated, planter, toss):
     for english in ("pure sequence", "result", "valid show", "finish card", ">Points<", ">Player<"):
         assert english not in sheet, english
     assert _english_words(text) == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_seats_in_turn_hindi_english_hindi_are_each_pushed_their_own_language(seated, toss):
+    """The push switches the language only where a seat's differs from the seat before's: the
+    third seat, after an English one, reads Hindi again, and the felt after them is rendered
+    in each language in use."""
+    from django.core.cache import cache
+
+    toss(1)
+    t = seated(3)
+    for seat, language in ((1, "hi"), (2, "en"), (3, "hi")):
+        t.users[seat].language = language
+        t.users[seat].save(update_fields=["language"])
+    cache.delete_many([presence_key(t.table.pk, u.pk) for u in t.users.values()])
+    cookies = {seat: _cookie_for(t.users[seat]) for seat in (1, 2, 3)}
+
+    async def scenario() -> dict[int, str]:
+        from channels.db import database_sync_to_async
+
+        sockets = {}
+        for seat, headers in cookies.items():
+            ws = WebsocketCommunicator(APP, f"/ws/tables/{t.table.pk}/", headers=headers)
+            await _connected(ws)
+            sockets[seat] = ws
+        for ws in sockets.values():
+            await _heard(ws, quiet=0.2)
+        await database_sync_to_async(t.act)(1, "pick_closed")
+        heard = {
+            seat: "".join(_readable(m) for m in await _heard(ws)) for seat, ws in sockets.items()
+        }
+        for ws in sockets.values():
+            await ws.disconnect()
+        return heard
+
+    heard = async_to_sync(scenario)()
+    number = t.game().deals.order_by("-number").first().number
+    for seat in (1, 3):
+        assert f"डील {number} के शू की प्रतिबद्धता" in heard[seat], seat
+        assert "shoe commitment" not in heard[seat] and "Closed deck" not in heard[seat]
+    assert f"Deal {number} shoe commitment" in heard[2] and "Closed deck" in heard[2]
+    assert "प्रतिबद्धता" not in heard[2]
