@@ -126,22 +126,40 @@ async def listen(
         try:
             await _listen(seat, stop, ready, stats, closed_at, open_timeout=open_timeout)
             return
-        except websockets.ConnectionClosed as closed:
-            code = closed.rcvd.code if closed.rcvd is not None else 1006
-            if code not in RECONNECT_CODES:
-                stats.socket_errors += 1
+        except (OSError, websockets.WebSocketException) as failure:
+            next_attempt = _after_failure(failure, attempt, stats)
+            if next_attempt is None:
                 ready.set()
                 return
-            stats.reconnects += 1
-            closed_at, attempt = time.perf_counter(), 0
-        except (OSError, websockets.WebSocketException):  # a handshake's timeout is an OSError
-            if attempt >= CONNECT_ATTEMPTS:
-                stats.socket_errors += 1
-                ready.set()
-                return
-            stats.connect_retries += 1
-            attempt += 1
-        await asyncio.sleep(random.uniform(0, min(2 ** max(attempt - 1, 0), 64)))
+            if next_attempt == 0:  # it was open: the time it closed, for the catch-up's time
+                closed_at = time.perf_counter()
+            attempt = next_attempt
+        await _reopen_delay(attempt)
+
+
+def _after_failure(failure: Exception, attempt: int, stats: Stats) -> int | None:
+    """How a socket goes on after ``failure`` (counted in ``stats``), as the page's WebSocket
+    extension does: opened again at once (0: it was open, and closed with a retry code), tried
+    again (the next attempt's number: its opening handshake failed or timed out, the first one
+    too), or ``None``: given up, an error (any other close code, or ``CONNECT_ATTEMPTS``
+    failed handshakes in a row)."""
+    if isinstance(failure, websockets.ConnectionClosed):
+        code = failure.rcvd.code if failure.rcvd is not None else 1006
+        if code not in RECONNECT_CODES:
+            stats.socket_errors += 1
+            return None
+        stats.reconnects += 1
+        return 0
+    if attempt >= CONNECT_ATTEMPTS:  # a handshake's timeout is an OSError
+        stats.socket_errors += 1
+        return None
+    stats.connect_retries += 1
+    return attempt + 1
+
+
+async def _reopen_delay(attempt: int) -> None:
+    """A jittered delay of up to a second, doubling on each failed attempt up to 64 s."""
+    await asyncio.sleep(random.uniform(0, min(2 ** max(attempt - 1, 0), 64)))
 
 
 def socket_open(
@@ -159,22 +177,34 @@ def socket_open(
     )
 
 
-async def watch_lobby(base: str, stop: asyncio.Event, stats: Stats) -> None:
-    """A lobby page's socket: counts what it is sent (the page fetches nothing on a push)."""
+async def watch_lobby(
+    base: str, stop: asyncio.Event, stats: Stats, *, open_timeout: float = OPEN_TIMEOUT
+) -> None:
+    """A lobby page's socket: counts what it is sent (the page fetches nothing on a push).
+    Opened again as a seat's is (``_after_failure``): a lobby page whose handshake timed out
+    in a burst of connects retries it too."""
     host = urlparse(base)
-    try:
-        uri = f"ws://{host.netloc}/ws/lobby/"
-        origin = {"Origin": base}
-        async with socket_open(uri, origin) as ws:
-            while not stop.is_set():
-                try:
-                    text = await asyncio.wait_for(ws.recv(), timeout=1.0)
-                except TimeoutError:
-                    continue
-                stats.lobby_frames += 1
-                stats.lobby_bytes += len(text)
-    except (OSError, websockets.WebSocketException):
-        stats.socket_errors += 1
+    uri = f"ws://{host.netloc}/ws/lobby/"
+    origin = {"Origin": base}
+    attempt = 0
+    while not stop.is_set():
+        try:
+            async with socket_open(uri, origin, open_timeout=open_timeout) as ws:
+                attempt = 0
+                while not stop.is_set():
+                    try:
+                        text = await asyncio.wait_for(ws.recv(), timeout=1.0)
+                    except TimeoutError:
+                        continue
+                    stats.lobby_frames += 1
+                    stats.lobby_bytes += len(text)
+            return
+        except (OSError, websockets.WebSocketException) as failure:
+            next_attempt = _after_failure(failure, attempt, stats)
+            if next_attempt is None:
+                return
+            attempt = next_attempt
+        await _reopen_delay(attempt)
 
 
 async def _listen(

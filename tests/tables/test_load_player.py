@@ -80,3 +80,45 @@ def test_a_socket_that_never_opens_counts_as_an_error_after_its_retries(
     assert stats.connect_retries == 2
     assert stats.socket_errors == 1
     assert 0 <= delays[0] <= 1 and 0 <= delays[1] <= 2  # jittered, doubling
+
+
+def test_a_lobby_socket_whose_first_handshake_timed_out_is_opened_again_and_hears() -> None:
+    """The harness's lobby pages retry as its seats do: the lobby socket whose handshake timed
+    out in the connect burst opens on the next try and counts what the lobby sends it."""
+
+    async def scenario() -> tuple[Stats, int]:
+        handshakes = 0
+
+        async def process_request(
+            connection: ServerConnection, request: Request
+        ) -> Response | None:
+            nonlocal handshakes
+            handshakes += 1
+            if handshakes == 1:
+                await asyncio.sleep(1.0)  # past the client's open timeout
+            return None
+
+        async def handler(connection: ServerConnection) -> None:
+            await connection.send("lobby row")
+            await connection.wait_closed()
+
+        async with serve(handler, "127.0.0.1", 0, process_request=process_request) as server:
+            port = server.sockets[0].getsockname()[1]
+            stop, stats = asyncio.Event(), Stats()
+            task = asyncio.create_task(
+                load_player.watch_lobby(f"http://127.0.0.1:{port}", stop, stats, open_timeout=0.3)
+            )
+            for _ in range(200):
+                if stats.lobby_frames:
+                    break
+                await asyncio.sleep(0.05)
+            stop.set()
+            await asyncio.wait_for(task, timeout=5)
+            return stats, handshakes
+
+    stats, handshakes = asyncio.run(scenario())
+
+    assert handshakes == 2
+    assert stats.connect_retries == 1
+    assert stats.lobby_frames == 1 and stats.lobby_bytes == len("lobby row")
+    assert stats.socket_errors == 0
