@@ -18,7 +18,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 from tables_testkit import fund, plant, play
-from test_consumers import _connected, _heard, _kind, _readable
+from test_consumers import _connected, _heard, _kind, _play, _readable
 
 from tables.live.presence import presence_key
 from tables.live.routing import websocket_urlpatterns
@@ -284,26 +284,8 @@ def test_seats_in_turn_hindi_english_hindi_are_each_pushed_their_own_language(se
         t.users[seat].save(update_fields=["language"])
     cache.delete_many([presence_key(t.table.pk, u.pk) for u in t.users.values()])
     cookies = {seat: _cookie_for(t.users[seat]) for seat in (1, 2, 3)}
-
-    async def scenario() -> dict[int, str]:
-        from channels.db import database_sync_to_async
-
-        sockets = {}
-        for seat, headers in cookies.items():
-            ws = WebsocketCommunicator(APP, f"/ws/tables/{t.table.pk}/", headers=headers)
-            await _connected(ws)
-            sockets[seat] = ws
-        for ws in sockets.values():
-            await _heard(ws, quiet=0.2)
-        await database_sync_to_async(t.act)(1, "pick_closed")
-        heard = {
-            seat: "".join(_readable(m) for m in await _heard(ws)) for seat, ws in sockets.items()
-        }
-        for ws in sockets.values():
-            await ws.disconnect()
-        return heard
-
-    heard = async_to_sync(scenario)()
+    (frames,) = _play(t, cookies, [(1, "pick_closed", {})])
+    heard = {seat: "".join(_readable(m) for m in got) for seat, got in frames.items()}
     number = t.game().deals.order_by("-number").first().number
     for seat in (1, 3):
         assert f"डील {number} के शू की प्रतिबद्धता" in heard[seat], seat

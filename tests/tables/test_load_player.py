@@ -15,29 +15,40 @@ from benchmarks import load_player
 from benchmarks.load_player import Seat, Stats, listen
 
 
+class _Handshakes:
+    """A server's opening handshakes, counted: the first ``slow`` take longer than the client
+    waits, or every one is answered 503 (``refuse_all``)."""
+
+    def __init__(self, *, slow: int, refuse_all: bool = False) -> None:
+        self.count = 0
+        self.slow = slow
+        self.refuse_all = refuse_all
+
+    async def process_request(
+        self, connection: ServerConnection, request: Request
+    ) -> Response | None:
+        self.count += 1
+        if self.refuse_all:
+            return connection.respond(503, "busy\n")
+        if self.count <= self.slow:
+            await asyncio.sleep(1.0)  # past the client's open timeout
+        return None
+
+
 def _run_listen(*, slow_handshakes: int, refuse_all: bool = False) -> tuple[Stats, bool, int]:
     """Serve table sockets whose first ``slow_handshakes`` handshakes take longer than the
     client waits (or that all answer 503); hold one seat's socket until it opens or gives up.
     The stats, whether the seat's socket was open when it became ready, and the handshakes."""
 
     async def scenario() -> tuple[Stats, bool, int]:
-        handshakes = 0
-
-        async def process_request(
-            connection: ServerConnection, request: Request
-        ) -> Response | None:
-            nonlocal handshakes
-            handshakes += 1
-            if refuse_all:
-                return connection.respond(503, "busy\n")
-            if handshakes <= slow_handshakes:
-                await asyncio.sleep(1.0)  # past the client's open timeout
-            return None
+        handshakes = _Handshakes(slow=slow_handshakes, refuse_all=refuse_all)
 
         async def handler(connection: ServerConnection) -> None:
             await connection.wait_closed()
 
-        async with serve(handler, "127.0.0.1", 0, process_request=process_request) as server:
+        async with serve(
+            handler, "127.0.0.1", 0, process_request=handshakes.process_request
+        ) as server:
             port = server.sockets[0].getsockname()[1]
             seat = Seat(table_id=7, seat=1, session="s", base=f"http://127.0.0.1:{port}")
             stop, ready, stats = asyncio.Event(), asyncio.Event(), Stats()
@@ -46,7 +57,7 @@ def _run_listen(*, slow_handshakes: int, refuse_all: bool = False) -> tuple[Stat
             opened = seat.ws is not None
             stop.set()
             await asyncio.wait_for(task, timeout=5)
-            return stats, opened, handshakes
+            return stats, opened, handshakes.count
 
     return asyncio.run(scenario())
 
@@ -87,22 +98,15 @@ def test_a_lobby_socket_whose_first_handshake_timed_out_is_opened_again_and_hear
     out in the connect burst opens on the next try and counts what the lobby sends it."""
 
     async def scenario() -> tuple[Stats, int]:
-        handshakes = 0
-
-        async def process_request(
-            connection: ServerConnection, request: Request
-        ) -> Response | None:
-            nonlocal handshakes
-            handshakes += 1
-            if handshakes == 1:
-                await asyncio.sleep(1.0)  # past the client's open timeout
-            return None
+        handshakes = _Handshakes(slow=1)
 
         async def handler(connection: ServerConnection) -> None:
             await connection.send("lobby row")
             await connection.wait_closed()
 
-        async with serve(handler, "127.0.0.1", 0, process_request=process_request) as server:
+        async with serve(
+            handler, "127.0.0.1", 0, process_request=handshakes.process_request
+        ) as server:
             port = server.sockets[0].getsockname()[1]
             stop, stats = asyncio.Event(), Stats()
             task = asyncio.create_task(
@@ -114,7 +118,7 @@ def test_a_lobby_socket_whose_first_handshake_timed_out_is_opened_again_and_hear
                 await asyncio.sleep(0.05)
             stop.set()
             await asyncio.wait_for(task, timeout=5)
-            return stats, handshakes
+            return stats, handshakes.count
 
     stats, handshakes = asyncio.run(scenario())
 
