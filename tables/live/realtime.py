@@ -169,15 +169,15 @@ class _Viewers:
     def __exit__(self, *_exc: object) -> None:
         self._stack.close()
 
-    def viewer(self, user: User) -> None:
-        zone = player_time_zone(user)
-        shown = (_language_of(user), zone.key)
-        if shown == self._shown:
-            return
-        self._stack.close()
-        self._stack.enter_context(translation.override(shown[0]))
-        self._stack.enter_context(timezone.override(zone))
-        self._shown = shown
+    def viewer(self, user: User) -> str:
+        """Render as ``user`` from here on; ``user``'s language."""
+        language = _language_of(user)
+        shown = (language, player_time_zone(user).key)
+        if shown != self._shown:
+            self._stack.close()
+            self._stack = as_viewer(user)
+            self._shown = shown
+        return language
 
 
 def _data(moved: TableMoved, user: User | None, views: Views | None) -> TableRead:
@@ -357,9 +357,8 @@ def table_push(moved: TableMoved) -> None:
             for user_id, user in seated.items():
                 if not sockets.get(user_id):
                     continue  # nobody to tell: the page fetches its view when it connects
-                viewers.viewer(user)
+                language = viewers.viewer(user)
                 data = _data(moved, user, views)
-                language = _language_of(user)
                 main, foot = seat_keys(data)
                 keys = (
                     digest(main + language),
