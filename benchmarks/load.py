@@ -263,6 +263,7 @@ def run_level(tables: list[dict[str, Any]], args: Any) -> dict[str, Any]:
         "per_action": [n / actions if actions else 0.0 for n in counts],
         "redis_per_action": {k: v / actions for k, v in commands.items()} if actions else {},
         "reconnects": stats.reconnects,
+        "lobby_reconnects": stats.lobby_reconnects,
         "connect_retries": stats.connect_retries,
         "catch_up_ms": (pct(stats.catch_up, 0.5), max(stats.catch_up, default=0.0) * 1000),
         "socket_errors": stats.socket_errors,

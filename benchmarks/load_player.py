@@ -81,7 +81,8 @@ class Stats:
     failed: list[str] = field(default_factory=list)  # why each move made no version, by kind
     socket_errors: int = 0
     actions: int = 0
-    reconnects: int = 0
+    reconnects: int = 0  # seat sockets closed with a retry code and opened again
+    lobby_reconnects: int = 0  # lobby sockets closed with a retry code and opened again
     connect_retries: int = 0  # opening handshakes that failed and were tried again
     catch_up: list[float] = field(default_factory=list)  # socket closed -> page in step again
     gaps: int = 0  # felt frames that did not follow what the seat showed: caught up
@@ -132,23 +133,24 @@ async def listen(
                 ready.set()
                 return
             if next_attempt == 0:  # it was open: the time it closed, for the catch-up's time
+                stats.reconnects += 1
                 closed_at = time.perf_counter()
             attempt = next_attempt
         await _reopen_delay(attempt)
 
 
 def _after_failure(failure: Exception, attempt: int, stats: Stats) -> int | None:
-    """How a socket goes on after ``failure`` (counted in ``stats``), as the page's WebSocket
-    extension does: opened again at once (0: it was open, and closed with a retry code), tried
-    again (the next attempt's number: its opening handshake failed or timed out, the first one
-    too), or ``None``: given up, an error (any other close code, or ``CONNECT_ATTEMPTS``
-    failed handshakes in a row)."""
+    """How a socket goes on after ``failure``, as the page's WebSocket extension does: opened
+    again at once (0: it was open, and closed with a retry code; the caller counts that
+    reconnect as a seat's or a lobby's), tried again (the next attempt's number, counted in
+    ``stats``: its opening handshake failed or timed out, the first one too), or ``None``:
+    given up, counted as an error (any other close code, or ``CONNECT_ATTEMPTS`` failed
+    handshakes in a row)."""
     if isinstance(failure, websockets.ConnectionClosed):
         code = failure.rcvd.code if failure.rcvd is not None else 1006
         if code not in RECONNECT_CODES:
             stats.socket_errors += 1
             return None
-        stats.reconnects += 1
         return 0
     if attempt >= CONNECT_ATTEMPTS:  # a handshake's timeout is an OSError
         stats.socket_errors += 1
@@ -203,6 +205,8 @@ async def watch_lobby(
             next_attempt = _after_failure(failure, attempt, stats)
             if next_attempt is None:
                 return
+            if next_attempt == 0:
+                stats.lobby_reconnects += 1
             attempt = next_attempt
         await _reopen_delay(attempt)
 

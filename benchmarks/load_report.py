@@ -77,6 +77,8 @@ def print_level(via: str, r: dict[str, Any], args: Any) -> None:
             f"        sockets that did not open and were opened again: {r['connect_retries']}",
             flush=True,
         )
+    if r["lobby_reconnects"]:
+        print(f"        lobby sockets reopened after a close: {r['lobby_reconnects']}", flush=True)
     if r["reconnects"]:
         c50, cmax = r["catch_up_ms"]
         print(

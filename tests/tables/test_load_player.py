@@ -93,14 +93,19 @@ def test_a_socket_that_never_opens_counts_as_an_error_after_its_retries(
     assert 0 <= delays[0] <= 1 and 0 <= delays[1] <= 2  # jittered, doubling
 
 
-def test_a_lobby_socket_whose_first_handshake_timed_out_is_opened_again_and_hears() -> None:
-    """The harness's lobby pages retry as its seats do: the lobby socket whose handshake timed
-    out in the connect burst opens on the next try and counts what the lobby sends it."""
+def _run_lobby(*, slow_handshakes: int, close_first: bool = False) -> tuple[Stats, int]:
+    """Serve lobby sockets that send one row (the first ``slow_handshakes`` handshakes slower
+    than the client waits; with ``close_first`` the first socket opened is closed at once with
+    1012, a restart); hold one lobby socket until it hears the row. The stats and the
+    handshakes."""
 
     async def scenario() -> tuple[Stats, int]:
-        handshakes = _Handshakes(slow=1)
+        handshakes = _Handshakes(slow=slow_handshakes)
 
         async def handler(connection: ServerConnection) -> None:
+            if close_first and handshakes.count == 1:
+                await connection.close(1012, "restart")
+                return
             await connection.send("lobby row")
             await connection.wait_closed()
 
@@ -120,9 +125,26 @@ def test_a_lobby_socket_whose_first_handshake_timed_out_is_opened_again_and_hear
             await asyncio.wait_for(task, timeout=5)
             return stats, handshakes.count
 
-    stats, handshakes = asyncio.run(scenario())
+    return asyncio.run(scenario())
+
+
+def test_a_lobby_socket_whose_first_handshake_timed_out_is_opened_again_and_hears() -> None:
+    """The harness's lobby pages retry as its seats do: the lobby socket whose handshake timed
+    out in the connect burst opens on the next try and counts what the lobby sends it."""
+    stats, handshakes = _run_lobby(slow_handshakes=1)
 
     assert handshakes == 2
     assert stats.connect_retries == 1
     assert stats.lobby_frames == 1 and stats.lobby_bytes == len("lobby row")
     assert stats.socket_errors == 0
+
+
+def test_a_lobby_socket_closed_with_a_retry_code_reopens_as_a_lobby_reconnect() -> None:
+    """A lobby socket that a restarting server closes (1012) is opened again, and counted
+    apart from the seats' reconnects, whose catch-up times the report prints beside them."""
+    stats, handshakes = _run_lobby(slow_handshakes=0, close_first=True)
+
+    assert handshakes == 2
+    assert stats.lobby_reconnects == 1 and stats.reconnects == 0
+    assert stats.lobby_frames == 1
+    assert stats.connect_retries == 0 and stats.socket_errors == 0
