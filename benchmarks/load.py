@@ -59,11 +59,13 @@ from benchmarks.load_player import Seat, Stats, listen, new_client, play_table, 
 from benchmarks.load_report import HEADER, pct, print_level  # noqa: E402
 from benchmarks.load_samplers import (  # noqa: E402
     cpu_by_command,
+    cpu_by_thread,
     cpu_seconds,
     database_counts,
     redis_commands,
     rss_kib,
     sample,
+    thread_cores,
 )
 
 
@@ -213,6 +215,7 @@ def run_level(tables: list[dict[str, Any]], args: Any) -> dict[str, Any]:
     )
     barriers[1].wait(timeout=600)
     cpu_before = [cpu_seconds([pid]) for pid in args.pids]
+    threads_before = [cpu_by_thread(pid) for pid in args.pids]
     machine_before = cpu_by_command()
     proxy_before = cpu_seconds(args.proxy_pids)
     counts_before = database_counts(args.database_url, args.pgbouncer_admin)
@@ -222,6 +225,10 @@ def run_level(tables: list[dict[str, Any]], args: Any) -> dict[str, Any]:
     asyncio.run(sample(args, peak, backlog))
     wall = time.perf_counter() - started
     cpu = [cpu_seconds([pid]) - before for pid, before in zip(args.pids, cpu_before, strict=True)]
+    threads = [
+        thread_cores(pid, before, cpu_by_thread(pid), wall)
+        for pid, before in zip(args.pids, threads_before, strict=True)
+    ]
     machine = {
         name: (seconds - machine_before.get(name, 0.0)) / wall
         for name, seconds in cpu_by_command().items()
@@ -277,6 +284,7 @@ def run_level(tables: list[dict[str, Any]], args: Any) -> dict[str, Any]:
         "lobby_frames_per_s": stats.lobby_frames / wall / max(1, args.lobby),
         "rss_kib": rss,
         "cores_by_command": sorted(machine.items(), key=lambda kv: -kv[1])[:7],
+        "thread_cores": threads,
         "layer_backlog_peak": backlog[0] if args.redis_url else None,
     }
 

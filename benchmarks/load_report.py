@@ -18,6 +18,21 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * q))] * 1000
 
 
+def threads_line(held: list[tuple[float, list[float]]]) -> str:
+    """The cores each server process's threads held (``load_samplers.thread_cores``): its event
+    loop's thread, then the others together, with the busiest of them (the move pool's threads
+    under load), to tell a saturated loop from threads that share the interpreter."""
+    described = []
+    for loop, others in held:
+        busy = ", ".join(f"{share:.2f}" for share in others[:6])
+        more = ", ..." if len(others) > 6 else ""
+        described.append(
+            f"event loop {loop:.2f}, {len(others)} other threads {sum(others):.2f}"
+            + (f" ({busy}{more})" if others else "")
+        )
+    return "cores held by each server process's threads: " + "; ".join(described)
+
+
 def print_level(via: str, r: dict[str, Any], args: Any) -> None:
     """One level's row under ``HEADER``, then its notes (those the options asked for)."""
     cpu = f"{r['cpu_ms_per_action']:.1f}" if r["cpu_ms_per_action"] is not None else "-"
@@ -64,6 +79,8 @@ def print_level(via: str, r: dict[str, Any], args: Any) -> None:
     held = [(name, share) for name, share in r["cores_by_command"] if share >= 0.01]
     cores = ", ".join(f"{name} {share:.2f}" for name, share in held)
     print(f"        cores held over the level, by process: {cores}", flush=True)
+    if r.get("thread_cores"):
+        print(f"        {threads_line(r['thread_cores'])}", flush=True)
     if r["layer_backlog_peak"] is not None:
         print(
             f"        channel layer: at most {r['layer_backlog_peak']} messages waiting"

@@ -23,6 +23,35 @@ def cpu_seconds(pids: list[int]) -> float:
     return sum(_stat(pid)[1] for pid in pids)
 
 
+def cpu_by_thread(pid: int) -> dict[int, float]:
+    """The CPU seconds each thread of a process has used so far, by thread id
+    (``/proc/<pid>/task``); the process's own id is its first thread's, which in daphne runs
+    the event loop (asyncio's and Twisted's reactor)."""
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:  # gone
+        return {}
+    found: dict[int, float] = {}
+    for tid in tids:
+        try:
+            found[int(tid)] = _stat(f"{pid}/task/{tid}")[1]
+        except OSError:  # ended meanwhile
+            continue
+    return found
+
+
+def thread_cores(
+    pid: int, before: dict[int, float], after: dict[int, float], wall: float
+) -> tuple[float, list[float]]:
+    """The cores a process's threads held over ``wall`` seconds, from two ``cpu_by_thread``
+    readings: its first thread's (the event loop's), and every other thread's that used any,
+    the busiest first (a thread started meanwhile counts from nothing; one that ended, not at
+    all)."""
+    held = {tid: (seconds - before.get(tid, 0.0)) / wall for tid, seconds in after.items()}
+    loop = held.pop(pid, 0.0)
+    return loop, sorted((share for share in held.values() if share > 0), reverse=True)
+
+
 def _script_of(pid: str) -> str | None:
     """What a Python process runs: its module (``-m``) or script's name."""
     try:
