@@ -22,8 +22,10 @@ Printed per level: actions/s, POST p50/p95/p99, push to every other seat p50/p99
 (a seat that never heard of a move within 10 s), errors, server CPU per action (the ``--pids``
 processes' CPU time over the level divided by its actions; the level starts once they are
 quiet after the sockets' connects, whose CPU is printed apart) and the most PostgreSQL
-connections held (``--database-url``; pg_stat_activity of that database); with
-``--proxy-pids`` the proxy's CPU per action apart. A socket the server closes with a retry
+connections held (``--database-url``; pg_stat_activity of that database); the cores each
+process of the machine held over the level, and each ``--pids`` process's threads: its event
+loop's thread apart from the others (the move pool's); with ``--proxy-pids`` the proxy's CPU
+per action apart. A socket the server closes with a retry
 code (1012 when a web process restarts) is reopened as the page does, and the time from the
 close to the page being in step again is printed with the number of reconnects; a socket
 whose opening handshake failed (a burst of connects past the client's open timeout) is opened

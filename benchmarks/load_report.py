@@ -26,8 +26,9 @@ def threads_line(held: list[tuple[float, list[float]]]) -> str:
     for loop, others in held:
         busy = ", ".join(f"{share:.2f}" for share in others[:6])
         more = ", ..." if len(others) > 6 else ""
+        threads = "other thread" if len(others) == 1 else "other threads"
         described.append(
-            f"event loop {loop:.2f}, {len(others)} other threads {sum(others):.2f}"
+            f"event loop {loop:.2f}, {len(others)} {threads} {sum(others):.2f}"
             + (f" ({busy}{more})" if others else "")
         )
     return "cores held by each server process's threads: " + "; ".join(described)

@@ -63,5 +63,7 @@ def test_the_report_line_names_each_process_loop_and_its_busiest_threads() -> No
         "cores held by each server process's threads: event loop 0.16, 3 other threads 0.52"
         " (0.18, 0.17, 0.17); event loop 0.40, 0 other threads 0.00"
     )
+    one = threads_line([(0.08, [0.3])])
+    assert one.endswith("event loop 0.08, 1 other thread 0.30 (0.30)")
     many = threads_line([(0.1, [0.1] * 8)])
     assert many.endswith("8 other threads 0.80 (0.10, 0.10, 0.10, 0.10, 0.10, 0.10, ...)")
