@@ -14,6 +14,14 @@ seat's online badge) go
   relay (the usual case behind the proxy), no message is sent; else this process's relay drops
   its own.
 
+Whether the group has another member is asked of the channel layer (a round trip to Redis) at
+most once a minute per table while the answer is no (``ALONE_TRUST_S``): a process that comes to
+hold a socket of a table it held none of tells the table's group (``relay.hello``), and the
+processes in it ask again at their next change of the table. A socket that reaches another
+process during a failover so misses no more than it did when the layer was asked every change:
+the changes made between the page's load and its process's joining the group, which the next
+frame's ``from`` version shows the page (it catches up on its socket).
+
 A change made where no socket is held (a Celery worker's timer, the embedded timer loop's thread)
 goes only to the group. With the proxy hashing every socket of a table to one web process
 (``deploy/nginx.conf.template``), a table's frames never leave the process that holds its
@@ -29,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -41,6 +50,12 @@ logger = logging.getLogger(__name__)
 Event = dict[str, Any]  # a channel-layer event: msgpack-able values, told apart by "type"
 
 RELAY_EVENT = "relay.events"
+HELLO_EVENT = "relay.hello"  # a process has come to hold sockets of the table
+
+# Seconds a process trusts the channel layer's answer that no other process holds sockets of a
+# table (``_others_listen``). A hello ends the trust at once; the limit bounds a hello that never
+# arrived (the relay's subscription down as it was sent).
+ALONE_TRUST_S = 60.0
 
 
 def table_group(table_id: int) -> str:
@@ -71,6 +86,9 @@ class _Process:
     membership: asyncio.Lock = field(default_factory=asyncio.Lock)
     task: asyncio.Task[None] | None = None
     stopped: bool = False  # its last socket left: the loop starts a new relay for the next
+    # Tables no other process holds sockets of, as the layer last said: until when it is trusted.
+    alone: dict[int, float] = field(default_factory=dict)
+    hellos: int = 0  # hellos heard, to tell one that came while the layer was being asked
 
 
 _processes: WeakKeyDictionary[asyncio.AbstractEventLoop, _Process] = WeakKeyDictionary()
@@ -105,16 +123,22 @@ async def _relay(process: _Process) -> None:
             raise
         except Exception as error:  # Redis down: pages poll their view and reconnect meanwhile
             logger.warning("relay: the channel layer is unavailable: %s", error)
+            process.alone.clear()  # a hello may have been missed meanwhile
             await asyncio.sleep(1.0)
             continue
-        if message.get("type") != RELAY_EVENT or message.get("origin") == process.channel:
+        if message.get("origin") == process.channel:
             continue
-        await _hand_out(process, int(message["table"]), message["events"])
+        if message.get("type") == HELLO_EVENT:
+            process.hellos += 1
+            process.alone.pop(int(message["table"]), None)
+        elif message.get("type") == RELAY_EVENT:
+            await _hand_out(process, int(message["table"]), message["events"])
 
 
 async def table_listen(listener: Listener) -> None:
     """List a socket of the table; the process joins the table's group (again: that renews
-    the membership's expiry). Raises when the channel layer is down."""
+    the membership's expiry) and, with its first socket of the table, says so to the group's
+    other members. Raises when the channel layer is down."""
     while True:
         process = await _process()
         if process is None:
@@ -122,7 +146,11 @@ async def table_listen(listener: Listener) -> None:
         async with process.membership:
             if process.stopped:
                 continue
-            await process.layer.group_add(table_group(listener.table_id), process.channel)
+            group = table_group(listener.table_id)
+            await process.layer.group_add(group, process.channel)
+            if not process.tables.get(listener.table_id):
+                hello = {"type": HELLO_EVENT, "origin": process.channel}
+                await process.layer.group_send(group, {**hello, "table": listener.table_id})
             process.tables.setdefault(listener.table_id, []).append(listener)
             return
 
@@ -139,6 +167,7 @@ async def table_unlisten(listener: Listener) -> None:
         if held:
             return
         process.tables.pop(listener.table_id, None)
+        process.alone.pop(listener.table_id, None)  # out of the group: its hellos go unheard
         try:
             await process.layer.group_discard(table_group(listener.table_id), process.channel)
         finally:
@@ -192,12 +221,22 @@ class _KnowsMembers(Protocol):
 
 async def _others_listen(process: _Process, table_id: int) -> bool:
     """Whether another process holds sockets of the table (is in its group besides this
-    process's relay). A layer that cannot tell (the pub/sub one) is told every change."""
+    process's relay). A layer that cannot tell is told every change. A no is trusted for
+    ``ALONE_TRUST_S`` while this process is in the group, unless a hello comes."""
     layer = process.layer
     if not hasattr(layer, "group_has_other"):
         return True
+    now = time.monotonic()
+    if process.alone.get(table_id, 0.0) > now:
+        return False
     members: _KnowsMembers = layer
-    return await members.group_has_other(table_group(table_id), process.channel)
+    hellos = process.hellos
+    if await members.group_has_other(table_group(table_id), process.channel):
+        process.alone.pop(table_id, None)
+        return True
+    if hellos == process.hellos and table_id in process.tables:
+        process.alone[table_id] = now + ALONE_TRUST_S
+    return False
 
 
 async def _hand_out(process: _Process, table_id: int, events: Sequence[Event]) -> None:

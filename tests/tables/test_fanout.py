@@ -47,17 +47,24 @@ class _OtherProcess:
         own = not isinstance(layer, InMemoryChannelLayer)
         self.layer = channel_layers.make_backend(DEFAULT_CHANNEL_LAYER) if own else layer
         self.group = fanout.table_group(table_id)
+        self.table_id = table_id
         self.heard: list[dict[str, Any]] = []
 
-    async def join(self) -> None:
+    async def join(self, *, hello: bool = True) -> None:
+        """Join the table's group and, as a process does with its first socket of the table
+        (``fanout.table_listen``), say so to the group."""
         self.channel = await self.layer.new_channel()
         await self.layer.group_add(self.group, self.channel)
+        if hello:
+            message = {"type": fanout.HELLO_EVENT, "origin": self.channel}
+            await self.layer.group_send(self.group, {**message, "table": self.table_id})
         self.task = asyncio.ensure_future(self._read())
 
     async def _read(self) -> None:
         while True:
             message = await self.layer.receive(self.channel)
-            self.heard.append(message)
+            if message.get("origin") != self.channel:  # its own hello comes back to it
+                self.heard.append(message)
 
     async def messages(self, quiet: float = 0.3) -> list[dict[str, Any]]:
         """What it was sent until nothing more came for ``quiet`` seconds (then forgotten)."""
@@ -197,49 +204,63 @@ def test_the_process_leaves_the_tables_group_with_its_last_socket(two):
 
 def test_a_process_holding_every_socket_of_the_table_sends_the_group_nothing(two, monkeypatch):
     """Behind the proxy every socket of a table reaches one process: its moves go to its own
-    sockets from memory and no message goes to the table's group, which has no other member;
-    once another process joins the group, the next move is sent to it."""
+    sockets from memory and no message goes to the table's group, which has no other member.
+    The layer is asked that once, not at every change (``ALONE_TRUST_S``); when another process
+    joins the group and says hello, the next move asks again and is sent to it."""
     headers = {seat: _login(two.users[seat])[1] for seat in (1, 2)}
     layer = get_channel_layer()
     assert layer is not None
     sends: list[str] = []
-    group_send = layer.group_send
+    asks: list[str] = []
+    group_send, group_has_other = layer.group_send, layer.group_has_other
 
     async def counted(group: str, message: dict[str, Any]) -> None:
         sends.append(group)
         await group_send(group, message)
 
-    monkeypatch.setattr(layer, "group_send", counted)
-    pick = _fields(two, "pick_closed")
+    async def asked(group: str, channel: str) -> bool:
+        asks.append(group)
+        return bool(await group_has_other(group, channel))
 
-    async def scenario() -> tuple[list[str], list[str], list[dict[str, Any]]]:
+    monkeypatch.setattr(layer, "group_send", counted)
+    monkeypatch.setattr(layer, "group_has_other", asked)
+    first_pick = _fields(two, "pick_closed")
+
+    async def scenario() -> tuple[list[str], int, list[str], list[dict[str, Any]], int]:
         mover, seat2 = (_socket(two.table, h) for h in (headers[1], headers[2]))
         for ws in (mover, seat2):
             await _connected(ws)
         for ws in (mover, seat2):
             await _heard(ws, quiet=0.2)  # the badges
         sends.clear()
-        await mover.send_json_to({"t": "move", "a": 1, "d": pick})
+        await mover.send_json_to({"t": "move", "a": 1, "d": first_pick})
         await _frames_until_answer(mover, 1)
         alone = await _heard(seat2)
-        sent_alone = list(sends)
-        other_process = _OtherProcess(layer, two.table.pk)
-        await other_process.join()
         discard = await database_sync_to_async(
             lambda: _fields(two, "discard", card=two.view(1)["hand"]["picked"])
         )()
         await mover.send_json_to({"t": "move", "a": 2, "d": discard})
         await _frames_until_answer(mover, 2)
         await _heard(seat2)
-        sent = await other_process.messages()
+        sent_alone, asked_alone = list(sends), len(asks)
+        other_process = _OtherProcess(layer, two.table.pk)
+        await other_process.join()
+        await asyncio.sleep(0.2)  # its hello reaches this process's relay
+        pick = await database_sync_to_async(lambda: _fields(two, "pick_closed"))()
+        await seat2.send_json_to({"t": "move", "a": 1, "d": pick})
+        await _frames_until_answer(seat2, 1)
+        await _heard(mover)
+        sent, asked = await other_process.messages(), len(asks)
         await other_process.leave()
         for ws in (mover, seat2):
             await ws.disconnect()
-        return sent_alone, alone, sent
+        return sent_alone, asked_alone, alone, sent, asked
 
-    sent_alone, alone, sent = async_to_sync(scenario)()
-    assert sent_alone == []  # the first move: nobody else to tell
+    sent_alone, asked_alone, alone, sent, asked = async_to_sync(scenario)()
+    assert sent_alone == []  # two moves: nobody else to tell
+    assert asked_alone == 1  # the layer asked once (at the first badge): not at every change
     heard = [json.loads(t) for t in alone]  # this process's other socket heard the move
-    assert heard[0]["t"] == "felt" and heard[0]["v"] == two.game().version - 1
-    (message,) = sent  # the second move: one message for the process that joined
+    assert heard[0]["t"] == "felt" and heard[0]["v"] == two.game().version - 2
+    (message,) = sent  # the third move: one message for the process that joined
     assert message["type"] == fanout.RELAY_EVENT and message["table"] == two.table.pk
+    assert asked == 2  # the hello ended the trust: asked again, and told
