@@ -25,9 +25,9 @@ quiet after the sockets' connects, whose CPU is printed apart) and the most Post
 connections held (``--database-url``; pg_stat_activity of that database); the cores each
 process of the machine held over the level, and each ``--pids`` process's threads: its event
 loop's thread apart from the others (the move pool's); with ``--proxy-pids`` the proxy's CPU
-per action apart. A socket the server closes with a retry
-code (1012 when a web process restarts) is reopened as the page does, and the time from the
-close to the page being in step again is printed with the number of reconnects; a socket
+per action apart. A socket the server closes with a retry code (1012 when a web process
+restarts) is reopened as the page does, and the time from the close to the page being in
+step again is printed with the number of reconnects; a socket
 whose opening handshake failed (a burst of connects past the client's open timeout) is opened
 again too, the first time included, and the number of those retries is printed. With
 ``--database-url`` the database's transactions per move (pg_stat_database) are printed, and

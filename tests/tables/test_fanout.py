@@ -50,14 +50,13 @@ class _OtherProcess:
         self.table_id = table_id
         self.heard: list[dict[str, Any]] = []
 
-    async def join(self, *, hello: bool = True) -> None:
+    async def join(self) -> None:
         """Join the table's group and, as a process does with its first socket of the table
         (``fanout.table_listen``), say so to the group."""
         self.channel = await self.layer.new_channel()
         await self.layer.group_add(self.group, self.channel)
-        if hello:
-            message = {"type": fanout.HELLO_EVENT, "origin": self.channel}
-            await self.layer.group_send(self.group, {**message, "table": self.table_id})
+        hello = {"type": fanout.HELLO_EVENT, "origin": self.channel}
+        await self.layer.group_send(self.group, {**hello, "table": self.table_id})
         self.task = asyncio.ensure_future(self._read())
 
     async def _read(self) -> None:
