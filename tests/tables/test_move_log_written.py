@@ -120,3 +120,22 @@ def test_a_whole_turn_over_the_service_logs_each_move_once(t: TableDriver) -> No
     versions = list(Move.objects.filter(game=game).values_list("version", flat=True))
     assert versions == list(range(1, game.version + 1))
     assert _log(game)[-2:] == [(before.version + 1, "pick_closed"), (before.version + 2, "discard")]
+
+
+def test_values_that_look_like_sql_are_written_and_read_back_as_they_are(
+    t: TableDriver, clock: Clock
+) -> None:
+    """The one statement that writes the moves and the game (bound parameters, on PostgreSQL
+    by the server) keeps quotes, backslashes and placeholders as they are."""
+    before = t.game()
+    tricky = {"note": "it's a \\ back'slash; %s %(x)s $1 -- not SQL", "list": ["'", '"', "\\"]}
+
+    def work() -> None:
+        ctx = lock_game(before.pk, clock())
+        record_move(ctx, action="note", payload=tricky, seat_no=2)
+        save_game(ctx)
+
+    in_transaction(work)
+    game = t.game()
+    assert game.version == before.version + 1
+    assert Move.objects.get(game=game, version=game.version).payload == tricky
