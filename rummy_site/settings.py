@@ -232,11 +232,6 @@ if DATABASE_URL:
             "max_size": DATABASE_POOL_MAX,
             "timeout": DATABASE_POOL_TIMEOUT,
         },
-        # Parameters bound by the server, not quoted into the statement's text in Python:
-        # psycopg's client-side binding (Django's default) escaped every value, the game's
-        # state among them, at each statement (docs/benchmarks.md, "Parameters bound by the
-        # server"). DATABASE_SERVER_SIDE_BINDING=0 goes back to it.
-        "server_side_binding": env_bool("DATABASE_SERVER_SIDE_BINDING", True),
     }
     # Behind PgBouncer in transaction mode (DATABASE_PGBOUNCER=1, docs/deploy.md): each
     # transaction may run on another server connection, so nothing may outlive one: no

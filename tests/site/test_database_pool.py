@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import os
 import resource
-import subprocess
-import sys
 import threading
 import time
 import urllib.error
@@ -32,37 +30,6 @@ def test_postgres_settings_use_the_pool_and_no_persistent_connections():
     pool = database["OPTIONS"]["pool"]
     assert pool["max_size"] == settings.DATABASE_POOL_MAX
     assert 0 <= pool["min_size"] <= pool["max_size"]
-
-
-@pytest.mark.postgres
-def test_postgres_binds_parameters_on_the_server(db):
-    """A statement's values go to PostgreSQL apart from its text (psycopg's ``Cursor``, not the
-    ``ClientCursor`` that quotes each value into the text in Python), so a value that looks like
-    SQL or a placeholder is only ever a value."""
-    assert connection.features.uses_server_side_binding
-    tricky = "it's a \\ back'slash; %s $1 -- not SQL"
-    with connection.cursor() as cursor:
-        assert isinstance(cursor.cursor, psycopg.Cursor)
-        assert not isinstance(cursor.cursor, psycopg.ClientCursor)
-        cursor.execute("SELECT %s::text, %s::int + 1", [tricky, 41])
-        assert cursor.fetchone() == (tricky, 42)
-
-
-@pytest.mark.postgres
-def test_client_side_binding_is_one_setting_away():
-    """``DATABASE_SERVER_SIDE_BINDING=0`` gives Django's default back (values quoted by psycopg)."""
-    code = (
-        "import django; django.setup(); from django.db import connection; "
-        "print(connection.features.uses_server_side_binding)"
-    )
-    for value, shown in (("0", "False"), ("1", "True")):
-        env = {**os.environ, "DJANGO_SETTINGS_MODULE": "rummy_site.settings"}
-        env["DATABASE_SERVER_SIDE_BINDING"] = value
-        result = subprocess.run(
-            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
-        )
-        assert result.returncode == 0, result.stderr
-        assert result.stdout.strip() == shown
 
 
 def _held_connections(database: str) -> int:
