@@ -27,10 +27,10 @@ process of the machine held over the level, and each ``--pids`` process's thread
 loop's thread apart from the others (the move pool's); with ``--proxy-pids`` the proxy's CPU
 per action apart. A socket the server closes with a retry code (1012 when a web process
 restarts) is reopened as the page does, and the time from the close to the page being in
-step again is printed with the number of reconnects; a socket
-whose opening handshake failed (a burst of connects past the client's open timeout) is opened
-again too, the first time included, and the number of those retries is printed. With
-``--database-url`` the database's transactions per move (pg_stat_database) are printed, and
+step again is printed with the number of reconnects; a socket whose opening handshake failed
+(a burst of connects past the client's open timeout) is opened again too, the first time
+included, and the number of those retries is printed. With ``--database-url`` the database's
+transactions per move (pg_stat_database) are printed, and
 with ``--pgbouncer-admin`` (``postgres://user@host:6432/pgbouncer``) PgBouncer's transactions
 and statements per move: everything the servers ran while the tables played (the moves, the
 re-fetches, the socket connects, the timer sweeps), divided by the moves. With

@@ -125,8 +125,8 @@ def test_a_whole_turn_over_the_service_logs_each_move_once(t: TableDriver) -> No
 def test_values_that_look_like_sql_are_written_and_read_back_as_they_are(
     t: TableDriver, clock: Clock
 ) -> None:
-    """The one statement that writes the moves and the game (bound parameters, on PostgreSQL
-    by the server) keeps quotes, backslashes and placeholders as they are."""
+    """The one statement that writes the moves and the game (on PostgreSQL its values quoted
+    into it by psycopg) keeps quotes, backslashes and placeholders as they are."""
     before = t.game()
     tricky = {"note": "it's a \\ back'slash; %s %(x)s $1 -- not SQL", "list": ["'", '"', "\\"]}
 
