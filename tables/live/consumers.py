@@ -45,7 +45,7 @@ from accounts import live as account_sockets
 from accounts.middleware import player_language
 from accounts.throttle import socket_connect_limited
 from tables import selectors, services
-from tables.live import fanout, moves, presence, visibility
+from tables.live import fanout, moves, presence, sent, visibility
 from tables.live.realtime import frame_text, lobby_group
 from tables.models import Table
 from tables.web import acting
@@ -300,9 +300,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._refuse(refused, counter=counter)
             return
         async with moves.table_turn(self.table_id):
+            # Every socket of the table here: the push keeps what it sent in this process.
+            owned = fanout.table_owned(self.table_id) if sent.owned_games() > 0 else None
             done = await DatabaseSyncToAsync(
                 moves.socket_move, thread_sensitive=False, executor=moves.POOL
-            )(table_id=self.table_id, user=self.user, fields=fields)
+            )(table_id=self.table_id, user=self.user, fields=fields, owned=owned)
             await self._deliver(done)  # in the table's turn: its frames go out in its order
         if done.refused is not None:
             await self._refuse(done.refused, counter=counter, parts=done.parts)

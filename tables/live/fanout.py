@@ -193,6 +193,23 @@ def table_listeners(table_id: int) -> int:
     return len(process.tables.get(table_id, ())) if process is not None else 0
 
 
+def table_owned(table_id: int) -> dict[int, int] | None:
+    """This event loop's sockets of the table by player (how many each has open), when the
+    process holds every socket of the table, as the channel layer last said and no hello has
+    said otherwise since (``ALONE_TRUST_S``); ``None`` when another process may hold some, or
+    when that was not asked lately. Called on the event loop, before a move on the table."""
+    try:
+        process = _processes.get(asyncio.get_running_loop())
+    except RuntimeError:
+        return None
+    if process is None or process.alone.get(table_id, 0.0) <= time.monotonic():
+        return None
+    counts: dict[int, int] = {}
+    for listener in process.tables.get(table_id, ()):
+        counts[listener.user_id] = counts.get(listener.user_id, 0) + 1
+    return counts
+
+
 async def table_publish(table_id: int, events: Sequence[Event]) -> None:
     """Publish one change of a table: its ``events``, in order, to this process's sockets of the
     table from memory, then as one message to the other processes that hold some."""

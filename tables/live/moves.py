@@ -86,9 +86,17 @@ def _parts(*, table_id: int, user: User, error: str) -> str | None:
     return render_seat(context, user)
 
 
-def socket_move(*, table_id: int, user: User, fields: Mapping[str, str]) -> MoveDone:
-    """Apply one move of the table's socket for ``user`` (in a thread of ``POOL``)."""
-    with as_viewer(user), pushes_collected() as pushed:
+def socket_move(
+    *,
+    table_id: int,
+    user: User,
+    fields: Mapping[str, str],
+    owned: Mapping[int, int] | None = None,
+) -> MoveDone:
+    """Apply one move of the table's socket for ``user`` (in a thread of ``POOL``); ``owned``:
+    this process holds every socket of the table, these many by player (``fanout.table_owned``).
+    """
+    with as_viewer(user), pushes_collected(owned=owned) as pushed:
         try:
             version = acting.table_act(table_id=table_id, user=user, fields=fields)
         except Table.DoesNotExist:

@@ -23,8 +23,10 @@ re-fetches its whole view over HTTP, as it does after a reconnect. A fragment ca
 version it was rendered at.
 
 What changed is told against what was last pushed for the game (``sent``: shared by every
-web process through the cache, trusted only at the version this change starts from). A seat's
-part is rendered when its key (``presenters.seat_keys``: what the part reads, before any
+web process through the cache, trusted only at the version this change starts from; kept in
+this process's memory instead for a move on the socket of a table whose every socket this
+process holds, ``fanout.table_owned``, whose presence counts are then this process's sockets).
+A seat's part is rendered when its key (``presenters.seat_keys``: what the part reads, before any
 presenting) changed: the hand with its actions, or the actions alone when the hand above them
 is as it was. The felt is rendered once per language and cut into its regions (a seat, a deck,
 the line of what just happened, the open deck's lists, the clock, each result card): a frame
@@ -38,7 +40,7 @@ import logging
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -58,7 +60,7 @@ from tables.events import UNKNOWN_DEAL, TableMoved, table_moved_subscribe
 from tables.live import fanout, presence
 from tables.live.fanout import Event
 from tables.live.lobby import lobby_changed
-from tables.live.sent import Sent, digest, sent_read, sent_write
+from tables.live.sent import Sent, digest, sent_read, sent_read_owned, sent_write
 from tables.live.viewer import FELT_PARTIAL, SEAT_PARTIAL, felt_context, seat_context
 from tables.presenters import seat_hand_key, seat_keys
 from tables.presenters.moves import move_lines
@@ -108,20 +110,25 @@ Outbox = list[Event]  # one change's events, in the order they go (``fanout.tabl
 
 @dataclass
 class Collected:
-    """A push collected for the socket that made the move (``pushes_collected``)."""
+    """A push collected for the socket that made the move (``pushes_collected``), and the
+    sockets each player has open at the table when this process owns it (``None``: it does
+    not, or the table's other sockets are elsewhere)."""
 
     outbox: Outbox = field(default_factory=list)
+    owned: Mapping[int, int] | None = None
 
 
 _collecting = threading.local()
 
 
 @contextmanager
-def pushes_collected() -> Iterator[Collected]:
+def pushes_collected(*, owned: Mapping[int, int] | None = None) -> Iterator[Collected]:
     """Within the block, this thread's pushes are collected instead of sent: the table socket
     that made the move sends them itself from its event loop, its own frames straight down
-    its own socket (``tables/live/moves.py``)."""
-    collected = Collected()
+    its own socket (``tables/live/moves.py``). ``owned``: this process holds every socket of
+    the table, these many by player (``fanout.table_owned``): the push reads nothing of the
+    cache (``sent.sent_read_owned``)."""
+    collected = Collected(owned=owned)
     before = getattr(_collecting, "box", None)
     _collecting.box = collected
     try:
@@ -332,17 +339,33 @@ def table_push(moved: TableMoved) -> None:
         seated = {s.user_id: s.user for s in seats}
         languages = sorted({_language_of(None)} | {_language_of(u) for u in seated.values()})
         # Who has a socket open, what was pushed to them before, and what the felt's tags read:
-        # one cache read.
-        counted = {presence.presence_key(table_id, uid): uid for uid in seated}
+        # one cache read, none for a table this process owns (its memory).
         ahead = [key for reads in _felt_reads for key in reads(moved.game.variant, list(seated))]
-        sent, found = sent_read(
-            game_id=moved.game.pk,
-            languages=languages,
-            user_ids=[] if moved.money_moved else list(seated),
-            also=[*counted, *ahead],
-        )
-        cache_read = {key: found[key] for key in ahead if key in found}
-        sockets = {uid: _count(found.get(key)) for key, uid in counted.items()}
+        box: Collected | None = getattr(_collecting, "box", None)
+        owned = box.owned if box is not None else None
+        game_id, from_version = moved.game.pk, moved.from_version
+        user_ids = [] if moved.money_moved else list(seated)
+        if owned is not None:
+            sockets = {uid: owned.get(uid, 0) for uid in seated}
+            sent, cache_read = sent_read_owned(
+                game_id=game_id,
+                languages=languages,
+                user_ids=user_ids,
+                also=ahead,
+                from_version=from_version,
+                reread=moved.lobby_changed or moved.money_moved,
+            )
+        else:
+            counted = {presence.presence_key(table_id, uid): uid for uid in seated}
+            sent, found = sent_read(
+                game_id=game_id,
+                languages=languages,
+                user_ids=user_ids,
+                also=[*counted, *ahead],
+                from_version=from_version,
+            )
+            cache_read = {key: found[key] for key in ahead if key in found}
+            sockets = {uid: _count(found.get(key)) for key, uid in counted.items()}
         views = _views(moved, seats, sockets)
         outbox: Outbox = []  # published together, in this order
 
@@ -403,7 +426,6 @@ def table_push(moved: TableMoved) -> None:
             frames = {lang: felt_frame_text(html=text, **frame) for lang, text in felts.items()}
             send({"type": "table.felt", "frames": frames, **frame, **game})
         sent_write(sent)  # before the frames go: the next push may come from another process
-        box: Collected | None = getattr(_collecting, "box", None)
         if box is not None:  # the socket that made the move publishes them
             box.outbox.extend(outbox)
         else:

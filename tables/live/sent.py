@@ -11,11 +11,26 @@ game's is kept under one key, rewritten whole by each push.
 The same write keeps each felt frame for a while (``history``), under the version it moves
 the felt from, so a page that missed frames asks its socket ``since`` the version it shows and
 gets them in order (``history_since``: one read) instead of loading its view again.
+
+**A table this process owns.** When every socket of a table is held by this process (the proxy
+hashes a table's sockets to one web process; ``fanout.table_owned`` says so for a move on one of
+them), nobody else reads what its pushes sent: the push of a move on its socket reads and writes
+it in this process's memory (``Owned``, the newest ``LIVE_OWNED_GAMES`` games), with the felt
+frames a page may ask for ``since``, and makes no cache call. Any other push (a POST, a Celery
+worker's timer, a table whose sockets are spread over processes) goes through the cache as
+above; it takes this process's memory where the cache does not hold the version the change
+starts from, and ``history_since`` takes frames from both. A process that goes away takes its
+memory with it: the next push of its games, wherever it runs, finds an older version or nothing
+in the cache and sends the whole felt and every part, and a page that asks ``since`` a frame only
+that process kept loads its view (``docs/deploy.md``).
 """
 
 from __future__ import annotations
 
 import hashlib
+import threading
+import time
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -56,6 +71,43 @@ def history_frames() -> int:
 # What is kept under a game's key: the felt by language, each seat's parts by user.
 Remembered = tuple[dict[str, FeltSent], dict[int, SeatSent]]
 
+# Seconds a push of an owned table trusts the values of the cache keys it read with what was
+# pushed (the felt's rating badges, which change when a game ends) before it reads them again.
+READS_TRUST_S = 60.0
+
+
+@dataclass
+class Owned:
+    """What this process pushed for a game of a table it owns: the version of its last push,
+    what that push left (as the cache would hold it), the felt frames by the version they move
+    the felt from, and the cache keys read with it (``also``) with their values."""
+
+    version: int
+    remembered: Remembered
+    frames: dict[int, Kept] = field(default_factory=dict)
+    reads: dict[str, object] = field(default_factory=dict)
+    asked: frozenset[str] = frozenset()
+    read_at: float = 0.0
+    written_at: float = 0.0
+
+
+_owned: OrderedDict[int, Owned] = OrderedDict()  # by game, the least recently pushed first
+_owned_lock = threading.Lock()  # the move threads of different tables push at once
+
+
+def owned_games() -> int:
+    """How many games' pushes this process remembers in its own memory (0: none)."""
+    return int(settings.LIVE_OWNED_GAMES)
+
+
+def _owned_at(game_id: int, version: int) -> Owned | None:
+    """This process's memory of the game, when its last push made ``version``."""
+    with _owned_lock:
+        entry = _owned.get(game_id)
+    if entry is None or entry.version != version or time.time() - entry.written_at > TTL_S:
+        return None
+    return entry
+
 
 @dataclass
 class Sent:
@@ -67,6 +119,7 @@ class Sent:
     felts_sent: dict[str, FeltSent] = field(default_factory=dict)
     seats_sent: dict[int, SeatSent] = field(default_factory=dict)
     kept: Kept | None = None
+    owned: Owned | None = None  # read for a table this process owns: written back to memory
 
     def felt_at(self, language: str, version: int) -> FeltSent | None:
         entry = self.felts.get(language)
@@ -93,28 +146,130 @@ class Sent:
         self.kept = (from_version, version, html)
 
 
+def _take(sent: Sent, remembered: Remembered, languages: list[str], user_ids: list[int]) -> None:
+    felts, seats = remembered
+    sent.felts = {language: felts[language] for language in languages if language in felts}
+    sent.seats = {user_id: seats[user_id] for user_id in user_ids if user_id in seats}
+
+
+def _take_missing(
+    sent: Sent, entry: Owned, version: int, languages: list[str], user_ids: list[int]
+) -> None:
+    """Where the cache does not hold ``version``, what this process pushed at it."""
+    felts, seats = entry.remembered
+    for language in languages:
+        if sent.felt_at(language, version) is None and language in felts:
+            sent.felts[language] = felts[language]
+    for user_id in user_ids:
+        if sent.seat_at(user_id, version) is None and user_id in seats:
+            sent.seats[user_id] = seats[user_id]
+
+
 def sent_read(
-    *, game_id: int, languages: list[str], user_ids: list[int], also: Iterable[str] = ()
+    *,
+    game_id: int,
+    languages: list[str],
+    user_ids: list[int],
+    also: Iterable[str] = (),
+    from_version: int | None = None,
 ) -> tuple[Sent, dict[str, object]]:
     """What was last pushed for the game in ``languages`` and to ``user_ids``, and the values of
-    the cache keys ``also`` (one cache read for them all)."""
+    the cache keys ``also`` (one cache read for them all). Where the cache does not hold
+    ``from_version`` (the version the change starts from), what this process remembers pushing
+    at it."""
     game_key = _game_key(game_id)
     also = list(also)
     found = cache.get_many([game_key, *also])
     sent = Sent(game_id=game_id)
     remembered: Remembered | None = found.get(game_key)
     if remembered is not None:
-        felts, seats = remembered
-        sent.felts = {language: felts[language] for language in languages if language in felts}
-        sent.seats = {user_id: seats[user_id] for user_id in user_ids if user_id in seats}
+        _take(sent, remembered, languages, user_ids)
+    entry = _owned_at(game_id, from_version) if from_version is not None else None
+    if entry is not None:
+        _take_missing(sent, entry, entry.version, languages, user_ids)
     return sent, {key: found[key] for key in also if key in found}
+
+
+def sent_read_owned(
+    *,
+    game_id: int,
+    languages: list[str],
+    user_ids: list[int],
+    also: Iterable[str],
+    from_version: int,
+    reread: bool,
+) -> tuple[Sent, dict[str, object]]:
+    """``sent_read`` for a table this process owns: from its memory, when its last push made
+    ``from_version`` and (unless ``reread``: the change may have changed them) it read the
+    values of ``also`` less than ``READS_TRUST_S`` ago; else from the cache, once."""
+    also = list(also)
+    with _owned_lock:
+        before = _owned.get(game_id)  # its frames are kept whatever its version
+    entry = _owned_at(game_id, from_version)
+    fresh = (
+        entry is not None
+        and not reread
+        and entry.asked.issuperset(also)
+        and time.time() - entry.read_at < READS_TRUST_S
+    )
+    if entry is None:
+        sent, reads = sent_read(game_id=game_id, languages=languages, user_ids=user_ids, also=also)
+        read_at = time.time()
+    else:
+        sent = Sent(game_id=game_id)
+        _take(sent, entry.remembered, languages, user_ids)
+        if fresh:
+            reads, read_at = (
+                {key: entry.reads[key] for key in also if key in entry.reads},
+                entry.read_at,
+            )
+        else:
+            found = cache.get_many(also) if also else {}
+            reads, read_at = {key: found[key] for key in also if key in found}, time.time()
+    sent.owned = Owned(
+        version=from_version,
+        remembered=({}, {}),
+        frames=dict(before.frames) if before is not None else {},
+        reads=reads,
+        asked=frozenset(also),
+        read_at=read_at,
+    )
+    return sent, reads
+
+
+def _owned_write(sent: Sent, owned: Owned) -> None:
+    """Remember this push of an owned table in this process's memory (no cache call)."""
+    if sent.kept is None:
+        return
+    from_version, version, _html = sent.kept
+    frames = {**owned.frames, from_version: sent.kept}
+    for old in sorted(frames)[: max(0, len(frames) - history_frames())]:
+        del frames[old]
+    entry = Owned(
+        version=version,
+        remembered=({**sent.felts, **sent.felts_sent}, {**sent.seats, **sent.seats_sent}),
+        frames=frames,
+        reads=owned.reads,
+        asked=owned.asked,
+        read_at=owned.read_at,
+        written_at=time.time(),
+    )
+    with _owned_lock:
+        _owned[sent.game_id] = entry
+        _owned.move_to_end(sent.game_id)
+        while len(_owned) > owned_games():
+            _owned.popitem(last=False)
 
 
 def sent_write(sent: Sent) -> None:
     """Remember what this push sends with what it read and still holds (the languages and the
-    players at the table), and keep its felt frame: one cache write of two keys. Two pushes of a
-    game written at once from two processes keep one of them: an entry is only ever trusted at
-    the version it was written for, so the other's next push sends its parts whole."""
+    players at the table), and keep its felt frame: one cache write of two keys (none for a
+    table this process owns: its memory). Two pushes of a game written at once from two
+    processes keep one of them: an entry is only ever trusted at the version it was written
+    for, so the other's next push sends its parts whole."""
+    if sent.owned is not None:
+        _owned_write(sent, sent.owned)
+        return
     written: dict[str, Remembered | Kept] = {}
     if sent.felts_sent or sent.seats_sent:
         written[_game_key(sent.game_id)] = (
@@ -134,12 +289,19 @@ def history_since(*, game_id: int, version: int, current: int) -> list[Kept] | N
         return []
     if current - version > history_frames():
         return None
-    keys = [_history_key(game_id, v) for v in range(version, current)]
-    found: dict[str, Kept] = cache.get_many(keys)
+    with _owned_lock:
+        entry = _owned.get(game_id)
+    kept: dict[int, Kept] = {}
+    if entry is not None and time.time() - entry.written_at <= TTL_S:
+        kept.update(entry.frames)
+    missing = {_history_key(game_id, v): v for v in range(version, current) if v not in kept}
+    if missing:  # frames pushed by another process (or before the table was owned here)
+        found: dict[str, Kept] = cache.get_many(list(missing))
+        kept.update({missing[key]: frame for key, frame in found.items()})
     frames: list[Kept] = []
     at = version
     while at < current:
-        frame = found.get(_history_key(game_id, at))
+        frame = kept.get(at)
         if frame is None or frame[1] <= at:
             return None
         frames.append(frame)
@@ -150,3 +312,5 @@ def history_since(*, game_id: int, version: int, current: int) -> list[Kept] | N
 def sent_forget() -> None:
     """Forget everything pushed before (the next push of every game sends it whole)."""
     _generation[0] += 1
+    with _owned_lock:
+        _owned.clear()
