@@ -16,7 +16,8 @@ On SIGTERM (or SIGINT) the process, before Twisted stops:
    made meanwhile;
 3. lets the HTTP requests in flight finish and the sockets' consumers run their ``disconnect``
    (told 1012, so they can tell a restart from a player leaving), up to ``GRACEFUL_TIMEOUT_S``
-   (default 10 s) after the last close, then lets daphne cancel what is left and exit.
+   (default 10 s) after the last close, writes to the cache what its owned tables' pushes
+   left in its memory (``tables.live.sent``), then lets daphne cancel what is left and exit.
 
 It also counts the process's open WebSockets for ``/metrics`` (``rummy_open_sockets``).
 """
@@ -139,6 +140,11 @@ class GracefulServer(Server):  # type: ignore[misc]  # Daphne ships no types (Se
         deadline = time.monotonic() + drain_timeout()  # counted from the last close
         while self.busy() and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
+        # What the owned tables' moves left for the cache and not written yet (their pages'
+        # next process reads it); the app is loaded by now.
+        from tables.live.sent import sent_flush
+
+        await asyncio.to_thread(sent_flush, 2.0)
         left = self.busy()
         logger.warning(
             "graceful stop: drained in %.2f s, %d connections left %s",

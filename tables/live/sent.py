@@ -14,20 +14,23 @@ gets them in order (``history_since``: one read) instead of loading its view aga
 
 **A table this process owns.** When every socket of a table is held by this process (the proxy
 hashes a table's sockets to one web process; ``fanout.table_owned`` says so for a move on one of
-them), nobody else reads what its pushes sent: the push of a move on its socket reads and writes
-it in this process's memory (``Owned``, the newest ``LIVE_OWNED_GAMES`` games), with the felt
-frames a page may ask for ``since``, and makes no cache call. Any other push (a POST, a Celery
-worker's timer, a table whose sockets are spread over processes) goes through the cache as
-above; it takes this process's memory where the cache does not hold the version the change
-starts from, and ``history_since`` takes frames from both. A process that goes away takes its
-memory with it: the next push of its games, wherever it runs, finds an older version or nothing
-in the cache and sends the whole felt and every part, and a page that asks ``since`` a frame only
-that process kept loads its view (``docs/deploy.md``).
+them), the push of a move on its socket reads what was sent from this process's memory
+(``Owned``, the newest ``LIVE_OWNED_GAMES`` games, with the felt frames a page may ask for
+``since``) and writes it there; the cache gets the same write behind it, from one thread of the
+process that sends what the moves left in one round trip (``_behind``), off the move's thread.
+Any other push (a POST, a Celery worker's timer, a table whose sockets are spread over
+processes) goes through the cache as above; it takes this process's memory where the cache does
+not hold the version the change starts from yet, and ``history_since`` takes frames from both.
+A process that goes away takes with it what it had not written yet (a fraction of a second):
+the next push of those games, wherever it runs, finds an older version in the cache and sends
+the whole felt and every part, and a page that asks ``since`` such a frame loads its view
+(``docs/deploy.md``).
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import threading
 import time
 from collections import OrderedDict
@@ -36,6 +39,8 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.core.cache import cache
+
+logger = logging.getLogger(__name__)
 
 # Long enough to span the slowest turn with its extra time; an entry is only ever trusted at the
 # version it was written for.
@@ -237,6 +242,67 @@ def sent_read_owned(
     return sent, reads
 
 
+class _WriteBehind:
+    """The cache's writes of the pushes of owned tables, sent by one thread of the process:
+    whatever the moves left since its last write goes in one round trip (a newer entry of a
+    game's key replaces an older one still waiting)."""
+
+    def __init__(self) -> None:
+        self._pending: dict[str, object] = {}
+        self._lock = threading.Lock()
+        self._wake = threading.Condition(self._lock)
+        self._writing = 0  # batches taken and not yet written
+        self._thread: threading.Thread | None = None
+
+    def put(self, entries: dict[str, object]) -> None:
+        with self._lock:
+            self._pending.update(entries)
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="sent-writer", daemon=True)
+                self._thread.start()
+            self._wake.notify_all()
+
+    def discard(self, key: str) -> None:
+        """Drop a waiting write of ``key``: a push through the cache wrote a newer one."""
+        with self._lock:
+            self._pending.pop(key, None)
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                while not self._pending:
+                    self._wake.wait()
+                batch, self._pending = self._pending, {}
+                self._writing += 1
+            try:
+                cache.set_many(batch, TTL_S)
+            except Exception:  # the next push of these games sends them whole
+                logger.warning("could not write %s pushes' memory to the cache", len(batch))
+            finally:
+                with self._lock:
+                    self._writing -= 1
+                    self._wake.notify_all()
+
+    def flush(self, timeout: float = 5.0) -> bool:
+        """Wait until every write put so far is in the cache (tests, a process stopping)."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            while self._pending or self._writing:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._wake.wait(left)
+        return True
+
+
+_behind = _WriteBehind()
+
+
+def sent_flush(timeout: float = 5.0) -> bool:
+    """Wait until what the pushes of owned tables left is written to the cache."""
+    return _behind.flush(timeout)
+
+
 def _owned_write(sent: Sent, owned: Owned) -> None:
     """Remember this push of an owned table in this process's memory (no cache call)."""
     if sent.kept is None:
@@ -259,6 +325,12 @@ def _owned_write(sent: Sent, owned: Owned) -> None:
         _owned.move_to_end(sent.game_id)
         while len(_owned) > owned_games():
             _owned.popitem(last=False)
+    _behind.put(
+        {
+            _game_key(sent.game_id): entry.remembered,
+            _history_key(sent.game_id, from_version): sent.kept,
+        }
+    )
 
 
 def sent_write(sent: Sent) -> None:
@@ -272,6 +344,7 @@ def sent_write(sent: Sent) -> None:
         return
     written: dict[str, Remembered | Kept] = {}
     if sent.felts_sent or sent.seats_sent:
+        _behind.discard(_game_key(sent.game_id))  # an older owned push's, still waiting
         written[_game_key(sent.game_id)] = (
             {**sent.felts, **sent.felts_sent},
             {**sent.seats, **sent.seats_sent},
@@ -312,5 +385,11 @@ def history_since(*, game_id: int, version: int, current: int) -> list[Kept] | N
 def sent_forget() -> None:
     """Forget everything pushed before (the next push of every game sends it whole)."""
     _generation[0] += 1
+    owned_forget()
+
+
+def owned_forget() -> None:
+    """Forget what this process remembers of its owned tables (as a new process knows nothing
+    of them); the cache keeps what was written behind."""
     with _owned_lock:
         _owned.clear()

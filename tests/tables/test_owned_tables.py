@@ -9,19 +9,28 @@ from both."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.core.cache import cache
 from django.test import override_settings
 from test_consumers import _connected, _heard
 from test_fanout import _OtherProcess
 from test_socket_moves import _fields, _frames_until_answer, _login, _socket
 
 from tables.live import fanout, moves, sent
-from tables.live.sent import Sent, history_since, sent_forget, sent_read, sent_read_owned
+from tables.live.sent import (
+    Sent,
+    history_since,
+    owned_forget,
+    sent_flush,
+    sent_read,
+    sent_read_owned,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -45,10 +54,12 @@ def _remembered_at(two: Any, version: int) -> bool:
     return found.felt_at("en", version) is not None
 
 
-def _play_turn_on_sockets(two: Any, *, other_process: bool = False) -> dict[str, Any]:
+def _play_turn_on_sockets(
+    two: Any, *, other_process: bool = False, between: Callable[[], object] | None = None
+) -> dict[str, Any]:
     """Seat 1 picks and discards over its socket, both seats' sockets open (and another process
-    in the table's group when ``other_process``); what each socket heard and what the process
-    said it owned before each move."""
+    in the table's group when ``other_process``; ``between`` run after the pick); what each
+    socket heard and what the process said it owned before each move."""
     headers = {seat: _login(two.users[seat])[1] for seat in (1, 2)}
     layer = get_channel_layer()
     assert layer is not None
@@ -73,6 +84,8 @@ def _play_turn_on_sockets(two: Any, *, other_process: bool = False) -> dict[str,
             await sockets[1].send_json_to({"t": "move", "a": counter, "d": fields})
             mover += await _frames_until_answer(sockets[1], counter)
             watcher += [json.loads(text) for text in await _heard(sockets[2])]
+            if between is not None and action == "pick_closed":
+                await database_sync_to_async(between)()
         for ws in sockets.values():
             await ws.disconnect()
         if other is not None:
@@ -82,20 +95,29 @@ def _play_turn_on_sockets(two: Any, *, other_process: bool = False) -> dict[str,
     return async_to_sync(scenario)()
 
 
-def test_an_owned_tables_moves_keep_what_they_pushed_in_memory_not_in_the_cache(two):
+def _cache_emptied() -> None:
+    """As if Redis restarted between two moves (what was written behind the first, too)."""
+    assert sent_flush()
+    cache.clear()
+
+
+def test_an_owned_tables_moves_are_told_against_the_processs_memory_not_the_cache(two):
     start = two.game().version
-    heard = _play_turn_on_sockets(two)
+    heard = _play_turn_on_sockets(two, between=_cache_emptied)
     now = two.game().version
     assert now == start + 2
     ids = {two.users[1].pk: 1, two.users[2].pk: 1}
     assert heard["owned"] == [ids, ids]  # every socket of the table is here
     felts = [f for f in heard["watcher"] if f["t"] == "felt"]
     assert [(f["from"], f["v"]) for f in felts] == [(start, start + 1), (start + 1, now)]
-    # Told against what the process remembers: the regions that changed, not the whole felt.
+    # Told against what the process remembers, the cache emptied: the regions that changed,
+    # not the whole felt; the players' badges still online (the process's sockets).
     assert all('id="felt-root"' not in f["html"] for f in felts)
     assert "pile-open" in felts[1]["html"]
-    assert not _cached_at(two, now)  # nothing of it written for another process
     assert _remembered_at(two, now)
+    # The cache gets it behind the move, for a process that reads it (a timer's push).
+    assert sent_flush()
+    assert _cached_at(two, now)
 
 
 def test_since_on_an_owned_table_is_answered_from_the_processs_memory(two):
@@ -118,15 +140,22 @@ def test_since_on_an_owned_table_is_answered_from_the_processs_memory(two):
     assert [f["t"] for f in frames] == ["felt", "felt", "seat", "sync"]
     assert [(f["from"], f["v"]) for f in frames[:2]] == [(start, start + 1), (start + 1, now)]
     assert frames[-1]["v"] == now
-    sent_forget()  # the process went away: its frames with it
-    assert history_since(game_id=game_id, version=start, current=now) is None
+    # Another process (this one restarted) finds them in the cache, written behind the moves.
+    assert sent_flush()
+    owned_forget()
+    assert [f[:2] for f in history_since(game_id=game_id, version=start, current=now) or []] == [
+        (start, start + 1),
+        (start + 1, now),
+    ]
 
 
 def test_a_push_from_elsewhere_after_owned_moves_is_told_against_the_processs_memory(two):
     """A change pushed through the cache (a POST, a timer, a table not owned here) after owned
     moves finds the cache without the version it starts from: it takes the process's memory,
     sends only the regions that changed, and writes the cache for any process to read."""
-    _play_turn_on_sockets(two)
+    _play_turn_on_sockets(two, between=_cache_emptied)
+    assert sent_flush()
+    cache.clear()  # the owned moves' writes lost (Redis restarted)
     version = two.game().version
     assert not _cached_at(two, version)
     fields = _fields(two, "pick_closed")
@@ -193,6 +222,8 @@ def _owned_push(game_id: int, from_version: int, *, language: str = "en") -> Non
 def test_the_process_remembers_the_newest_owned_games_only():
     for game_id in (9_000_001, 9_000_002, 9_000_003):
         _owned_push(game_id, 4)
+    assert sent_flush()
+    cache.clear()  # what was written behind them: only the memory is asked
     remembered = {
         game_id: sent_read(game_id=game_id, languages=["en"], user_ids=[], from_version=5)[
             0
@@ -206,7 +237,9 @@ def test_the_process_remembers_the_newest_owned_games_only():
 
 def test_history_since_joins_the_owned_frames_and_the_caches_in_order():
     game_id = 9_000_010
-    _owned_push(game_id, 7)  # 7 -> 8 in this process's memory
+    _owned_push(game_id, 7)  # 7 -> 8 in this process's memory (and lost from the cache)
+    assert sent_flush()
+    cache.clear()
     elsewhere = Sent(game_id=game_id)  # 8 -> 9 pushed through the cache (a timer's push)
     elsewhere.felt_sent("en", (9, "shape", {}))
     elsewhere.history(from_version=8, version=9, html=None)
