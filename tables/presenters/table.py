@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
-from django.urls import reverse
+from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.translation import get_language, gettext, gettext_lazy, gettext_noop, ngettext
 from django_stubs_ext import StrOrPromise
 
@@ -489,6 +490,17 @@ def _split(
     )
 
 
+@lru_cache(maxsize=4096)
+def _act_url(table_id: int, _prefix: str, _urlconf: object) -> str:
+    """The table's action URL, worked out once per table (a push presents every seat a move)
+    for the script prefix and URLconf in use."""
+    return reverse("table_act", args=[table_id])
+
+
+def act_url(table_id: int) -> str:
+    return _act_url(table_id, get_script_prefix(), get_urlconf())
+
+
 def present_seat(*, data: TableRead, now: float) -> SeatView:
     """One player's own fragment, from that seat's view (``table_view_data(user=...)``): the
     hand with its groups and the live count, the actions allowed now (the drop's cost with
@@ -501,7 +513,7 @@ def present_seat(*, data: TableRead, now: float) -> SeatView:
     allowed = frozenset((*data.allowed, "leave") if data.can_leave else data.allowed)
     seat = SeatView(
         table=table,
-        act_url=reverse("table_act", args=[table.pk]),  # once, for every action form
+        act_url=act_url(table.pk),  # once, for every action form
         variant=data.variant,
         traits=traits,
         version=data.version,

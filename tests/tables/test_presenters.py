@@ -143,3 +143,18 @@ def test_the_last_deals_sheet_and_the_scoreboard_are_presented_once_for_the_next
     later = felt()
     assert later.last_deal is not None and later.last_deal.number == 2
     assert later.scoreboard is not None and [r.number for r in later.scoreboard.rows] == [1, 2]
+
+
+def test_the_action_url_is_worked_out_once_per_table_for_the_script_prefix_in_use() -> None:
+    from django.urls import clear_script_prefix, set_script_prefix
+
+    from tables.presenters.table import act_url
+
+    assert act_url(41) == "/tables/41/act"
+    assert act_url(42) == "/tables/42/act"
+    set_script_prefix("/rummy/")  # served under a path: the same table's URL follows it
+    try:
+        assert act_url(41) == "/rummy/tables/41/act"
+    finally:
+        clear_script_prefix()
+    assert act_url(41) == "/tables/41/act"
