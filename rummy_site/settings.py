@@ -369,7 +369,8 @@ SOCKET_STRIKES_TO_CLOSE = env_int("SOCKET_STRIKES_TO_CLOSE", 100)
 LIVE_HISTORY_FRAMES = env_int("LIVE_HISTORY_FRAMES", 64)
 # How many games a web process remembers in its own memory what it pushed for (and their felt
 # frames), for the tables whose every socket it holds (tables/live/sent.py): their moves over the
-# socket then read and write nothing of it in the cache. 0: every push goes through the cache.
+# socket then read none of it from the cache, and write it there behind the move, from one
+# thread. 0: every push goes through the cache.
 LIVE_OWNED_GAMES = env_int("LIVE_OWNED_GAMES", 5000)
 # The web process's collector once the app is loaded (rummy_site/gc_settle.py): what loading
 # left is frozen and a young collection waits for this many new objects (0: Python's own 700).

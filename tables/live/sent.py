@@ -105,10 +105,14 @@ def owned_games() -> int:
     return int(settings.LIVE_OWNED_GAMES)
 
 
-def _owned_at(game_id: int, version: int) -> Owned | None:
-    """This process's memory of the game, when its last push made ``version``."""
+def _owned_of(game_id: int) -> Owned | None:
+    """This process's memory of the game, whatever its version (its frames are kept)."""
     with _owned_lock:
-        entry = _owned.get(game_id)
+        return _owned.get(game_id)
+
+
+def _at(entry: Owned | None, version: int) -> Owned | None:
+    """``entry`` when its last push made ``version`` (and it has not expired)."""
     if entry is None or entry.version != version or time.time() - entry.written_at > TTL_S:
         return None
     return entry
@@ -150,6 +154,10 @@ class Sent:
         """Keep the felt frame that moves the felt from ``from_version`` to ``version``."""
         self.kept = (from_version, version, html)
 
+    def remembered(self) -> Remembered:
+        """What this push sends with what it read and still holds, as it is remembered."""
+        return {**self.felts, **self.felts_sent}, {**self.seats, **self.seats_sent}
+
 
 def _take(sent: Sent, remembered: Remembered, languages: list[str], user_ids: list[int]) -> None:
     felts, seats = remembered
@@ -157,16 +165,14 @@ def _take(sent: Sent, remembered: Remembered, languages: list[str], user_ids: li
     sent.seats = {user_id: seats[user_id] for user_id in user_ids if user_id in seats}
 
 
-def _take_missing(
-    sent: Sent, entry: Owned, version: int, languages: list[str], user_ids: list[int]
-) -> None:
-    """Where the cache does not hold ``version``, what this process pushed at it."""
+def _take_missing(sent: Sent, entry: Owned, languages: list[str], user_ids: list[int]) -> None:
+    """Where the cache does not hold the version of ``entry``, what this process pushed at it."""
     felts, seats = entry.remembered
     for language in languages:
-        if sent.felt_at(language, version) is None and language in felts:
+        if sent.felt_at(language, entry.version) is None and language in felts:
             sent.felts[language] = felts[language]
     for user_id in user_ids:
-        if sent.seat_at(user_id, version) is None and user_id in seats:
+        if sent.seat_at(user_id, entry.version) is None and user_id in seats:
             sent.seats[user_id] = seats[user_id]
 
 
@@ -189,9 +195,9 @@ def sent_read(
     remembered: Remembered | None = found.get(game_key)
     if remembered is not None:
         _take(sent, remembered, languages, user_ids)
-    entry = _owned_at(game_id, from_version) if from_version is not None else None
+    entry = _at(_owned_of(game_id), from_version) if from_version is not None else None
     if entry is not None:
-        _take_missing(sent, entry, entry.version, languages, user_ids)
+        _take_missing(sent, entry, languages, user_ids)
     return sent, {key: found[key] for key in also if key in found}
 
 
@@ -208,9 +214,8 @@ def sent_read_owned(
     ``from_version`` and (unless ``reread``: the change may have changed them) it read the
     values of ``also`` less than ``READS_TRUST_S`` ago; else from the cache, once."""
     also = list(also)
-    with _owned_lock:
-        before = _owned.get(game_id)  # its frames are kept whatever its version
-    entry = _owned_at(game_id, from_version)
+    before = _owned_of(game_id)
+    entry = _at(before, from_version)
     fresh = (
         entry is not None
         and not reread
@@ -319,7 +324,8 @@ def sent_flush(timeout: float = 5.0) -> bool:
 
 
 def _owned_write(sent: Sent, owned: Owned) -> None:
-    """Remember this push of an owned table in this process's memory (no cache call)."""
+    """Remember this push of an owned table in this process's memory, and write it to the cache
+    behind the move (``_behind``)."""
     if sent.kept is None:
         return
     from_version, version, _html = sent.kept
@@ -328,7 +334,7 @@ def _owned_write(sent: Sent, owned: Owned) -> None:
         del frames[old]
     entry = Owned(
         version=version,
-        remembered=({**sent.felts, **sent.felts_sent}, {**sent.seats, **sent.seats_sent}),
+        remembered=sent.remembered(),
         frames=frames,
         reads=owned.reads,
         asked=owned.asked,
@@ -350,20 +356,17 @@ def _owned_write(sent: Sent, owned: Owned) -> None:
 
 def sent_write(sent: Sent) -> None:
     """Remember what this push sends with what it read and still holds (the languages and the
-    players at the table), and keep its felt frame: one cache write of two keys (none for a
-    table this process owns: its memory). Two pushes of a game written at once from two
-    processes keep one of them: an entry is only ever trusted at the version it was written
-    for, so the other's next push sends its parts whole."""
+    players at the table), and keep its felt frame: one cache write of two keys (for a table
+    this process owns, its memory, with the cache written behind). Two pushes of a game written
+    at once from two processes keep one of them: an entry is only ever trusted at the version
+    it was written for, so the other's next push sends its parts whole."""
     if sent.owned is not None:
         _owned_write(sent, sent.owned)
         return
     written: dict[str, Remembered | Kept] = {}
     if sent.felts_sent or sent.seats_sent:
         _behind.discard(_game_key(sent.game_id))  # an older owned push's, still waiting
-        written[_game_key(sent.game_id)] = (
-            {**sent.felts, **sent.felts_sent},
-            {**sent.seats, **sent.seats_sent},
-        )
+        written[_game_key(sent.game_id)] = sent.remembered()
     if sent.kept is not None:
         written[_history_key(sent.game_id, sent.kept[0])] = sent.kept
     if written:
@@ -371,14 +374,14 @@ def sent_write(sent: Sent) -> None:
 
 
 def history_since(*, game_id: int, version: int, current: int) -> list[Kept] | None:
-    """The felt frames from ``version`` up to ``current`` in order (one cache read), or
+    """The felt frames from ``version`` up to ``current`` in order (this process's memory, then
+    at most one cache read for the rest), or
     ``None`` when they are no longer all kept (the page then loads its view)."""
     if current <= version:
         return []
     if current - version > history_frames():
         return None
-    with _owned_lock:
-        entry = _owned.get(game_id)
+    entry = _owned_of(game_id)
     kept: dict[int, Kept] = {}
     if entry is not None and time.time() - entry.written_at <= TTL_S:
         kept.update(entry.frames)
