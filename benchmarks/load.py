@@ -58,7 +58,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks.load_player import Seat, Stats, listen, new_client, play_table, refetch, watch_lobby  # noqa: E402
-from benchmarks.load_report import HEADER, pct, print_level  # noqa: E402
+from benchmarks.load_report import HEADER, WINDOW_S, answer_windows, pct, print_level  # noqa: E402
 from benchmarks.load_samplers import (  # noqa: E402
     cpu_by_command,
     cpu_by_thread,
@@ -258,6 +258,12 @@ def run_level(tables: list[dict[str, Any]], args: Any) -> dict[str, Any]:
         "actions_per_s": actions / wall,
         "post_ms": (pct(stats.posts, 0.5), pct(stats.posts, 0.95), pct(stats.posts, 0.99)),
         "push_ms": (pct(stats.pushes, 0.5), pct(stats.pushes, 0.99)),
+        "first_ms": (
+            len(stats.first_posts),
+            pct(stats.first_posts, 0.5),
+            pct(stats.first_posts, 0.99),
+        ),
+        "windows": answer_windows(stats.posted_at, stats.posts, WINDOW_S),
         "lost": stats.lost,
         "errors": len(stats.failed) + stats.socket_errors,
         "failed": Counter(stats.failed).most_common(),

@@ -76,7 +76,12 @@ class Seat:
 @dataclass
 class Stats:
     posts: list[float] = field(default_factory=list)
+    # When each answered move was sent, in seconds from the level's start (``posts`` alike).
+    posted_at: list[float] = field(default_factory=list)
     pushes: list[float] = field(default_factory=list)
+    # Each table's first move of the level: the first move a process plays of a game it has
+    # not played before (its memory of the game, the game's state and the push's fragments cold).
+    first_posts: list[float] = field(default_factory=list)
     lost: int = 0
     failed: list[str] = field(default_factory=list)  # why each move made no version, by kind
     socket_errors: int = 0
@@ -336,7 +341,9 @@ async def play_table(
     stats: Stats,
     stop: asyncio.Event,
 ) -> None:
+    level_start = time.perf_counter()
     await asyncio.sleep(random.uniform(0, args.interval))
+    first = True
     while not stop.is_set():
         actor, move = None, None
         for seat in seats:
@@ -360,6 +367,10 @@ async def play_table(
             await asyncio.sleep(args.interval)
             continue
         stats.posts.append(time.perf_counter() - started)
+        stats.posted_at.append(started - level_start)
+        if first:
+            stats.first_posts.append(stats.posts[-1])
+            first = False
         stats.actions += 1
         others = [s for s in seats if s is not actor]
         waits = [asyncio.wait_for(s.heard_by(version), PUSH_TIMEOUT) for s in others]

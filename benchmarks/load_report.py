@@ -18,6 +18,24 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * q))] * 1000
 
 
+# The level's answers are also given by windows of this many seconds (when the move was sent).
+WINDOW_S = 10.0
+
+
+def answer_windows(
+    sent_at: list[float], answers: list[float], width: float
+) -> list[tuple[float, int, float, float]]:
+    """The answers by when their move was sent: each window of ``width`` seconds from the
+    level's start, as (its start, moves, answer p50 ms, answer p99 ms)."""
+    by_window: dict[int, list[float]] = {}
+    for at, answer in zip(sent_at, answers, strict=True):
+        by_window.setdefault(int(at // width), []).append(answer)
+    return [
+        (n * width, len(found), pct(found, 0.5), pct(found, 0.99))
+        for n, found in sorted(by_window.items())
+    ]
+
+
 def threads_line(held: list[tuple[float, list[float]]]) -> str:
     """The cores each server process's threads held (``load_samplers.thread_cores``): its event
     loop's thread, then the others together, with the busiest of them (the move pool's threads
@@ -46,6 +64,17 @@ def print_level(via: str, r: dict[str, Any], args: Any) -> None:
         f"   {q50:7.0f} /{q99:6.0f}   {r['lost']:5d}  {r['errors']:6d}  {cpu:>13}  {conns:>8}",
         flush=True,
     )
+    if r.get("windows"):
+        firsts, f50, f99 = r["first_ms"]
+        spans = "; ".join(
+            f"{start:.0f}-{start + WINDOW_S:.0f} s: {moves} at {p50:.0f}/{p99:.0f}"
+            for start, moves, p50, p99 in r["windows"]
+        )
+        print(
+            f"        answers p50/p99 ms by when the move was sent: {spans};"
+            f" each table's first move ({firsts}): {f50:.0f}/{f99:.0f}",
+            flush=True,
+        )
     if r["failed"]:
         kinds = ", ".join(f"{kind} {count}" for kind, count in r["failed"])
         print(f"        moves that made no version: {kinds}", flush=True)

@@ -7,7 +7,7 @@ import os
 import threading
 import time
 
-from benchmarks.load_report import threads_line
+from benchmarks.load_report import answer_windows, threads_line
 from benchmarks.load_samplers import cpu_by_thread, thread_cores
 
 
@@ -67,3 +67,20 @@ def test_the_report_line_names_each_process_loop_and_its_busiest_threads() -> No
     assert one.endswith("event loop 0.08, 1 other thread 0.30 (0.30)")
     many = threads_line([(0.1, [0.1] * 8)])
     assert many.endswith("8 other threads 0.80 (0.10, 0.10, 0.10, 0.10, 0.10, 0.10, ...)")
+
+
+def test_answers_are_grouped_by_the_window_their_move_was_sent_in() -> None:
+    sent_at = [0.5, 3.0, 9.9, 10.0, 25.0]
+    answers = [0.900, 0.100, 0.300, 0.010, 0.020]
+
+    windows = answer_windows(sent_at, answers, 10.0)
+
+    assert [(start, moves) for start, moves, _p50, _p99 in windows] == [
+        (0.0, 3),
+        (10.0, 1),
+        (20.0, 1),
+    ]
+    first = windows[0]
+    assert first[2] == 300.0  # the middle of 100, 300 and 900 ms
+    assert first[3] == 900.0
+    assert windows[1][2:] == (10.0, 10.0)
