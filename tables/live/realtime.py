@@ -28,10 +28,13 @@ this process's memory instead for a move on the socket of a table whose every so
 process holds, ``fanout.table_owned``, whose presence counts are then this process's sockets).
 A seat's part is rendered when its key (``presenters.seat_keys``: what the part reads, before any
 presenting) changed: the hand with its actions, or the actions alone when the hand above them
-is as it was. The felt is rendered once per language and cut into its regions (a seat, a deck,
-the line of what just happened, the open deck's lists, the clock, each result card): a frame
-carries only the regions that changed, or the whole felt when its skeleton changed (a deal
-begins, a card appears) or nothing is remembered at the version the page shows.
+is as it was. With nothing remembered at the version a change starts from (a process's first
+push of a game), the keys are those of the state before the change when the change is a pick, a
+discard or an arrangement (``_Before``); any other change sends every part. The felt is
+rendered once per language and cut into its regions (a seat, a deck, the line of what just
+happened, the open deck's lists, the clock, each result card): a frame carries only the regions
+that changed, or the whole felt when its skeleton changed (a deal begins, a card appears) or
+nothing is remembered at the version the page shows.
 """
 
 from __future__ import annotations
@@ -309,6 +312,67 @@ def _felt_frame(sent: Sent, language: str, html: str, *, from_version: int, vers
     )
 
 
+# The moves, and the events they may carry, that change nothing but the engine's state: no row
+# of the deal, the game or the seats (what a seat's foot and its game's status read) moves with
+# them. A discard that ends a deal carries another event.
+_STATE_ONLY = frozenset({"pick_closed", "pick_open", "discard", "arrange"})
+_STATE_ONLY_EVENTS = frozenset(
+    {
+        "turn_started",
+        "extra_time_started",
+        "card_picked",
+        "card_discarded",
+        "deck_reshuffled",
+        "arranged",
+    }
+)
+
+
+class _Before:
+    """A seat's keys at the version a change starts from, worked out from the state before it
+    (``TableMoved.state_before``), for a seat with nothing remembered at that version (a process
+    that has not pushed the game yet: its first move after a start or a hand-over). A page with
+    a socket open shows that version (a page behind it meets a gap on the felt and catches up),
+    so a part whose keys the change left as they were is not sent again. Only for a change of
+    one version made of actions that change the state alone (``_STATE_ONLY``); for any other
+    (``keys`` is ``None``) every part is sent, as before."""
+
+    def __init__(self, moved: TableMoved, seats: Sequence[Seat], sockets: dict[int, int]) -> None:
+        self.moved = replace(moved, state=moved.state_before)
+        self.seats = seats
+        self.sockets = sockets
+        self.plain = (
+            moved.state_before is not None
+            and moved.state is not None
+            and not moved.money_moved
+            and not moved.lobby_changed
+            and moved.from_version + 1 == moved.game.version
+            and bool(moved.moves)
+            and all(_state_only(m) for m in moved.moves)
+        )
+        self._views: Views | None = None
+
+    def keys(self, user: User, language: str) -> tuple[str, str, str] | None:
+        if not self.plain:
+            return None
+        if self._views is None:
+            self._views = _views(self.moved, self.seats, self.sockets)
+        return _seat_digests(_data(self.moved, user, self._views), language)
+
+
+def _state_only(move: Mapping[str, Any]) -> bool:
+    events = move.get("events") or ()
+    return move.get("action") in _STATE_ONLY and all(
+        isinstance(e, Mapping) and e.get("type") in _STATE_ONLY_EVENTS for e in events
+    )
+
+
+def _seat_digests(data: TableRead, language: str) -> tuple[str, str, str]:
+    """The digests of a seat's keys (``seat_keys``, ``seat_hand_key``) as they are remembered."""
+    main, foot = seat_keys(data)
+    return digest(main + language), digest(seat_hand_key(data) + language), digest(foot)
+
+
 def _felt_unchanged(moved: TableMoved, data: TableRead) -> bool:
     """Whether the change shows nothing new on the felt: no public line, the public view and
     the seating as they were (arranging one's own cards, auto drop on or off)."""
@@ -367,6 +431,7 @@ def table_push(moved: TableMoved) -> None:
             cache_read = {key: found[key] for key in ahead if key in found}
             sockets = {uid: _count(found.get(key)) for key, uid in counted.items()}
         views = _views(moved, seats, sockets)
+        before = _Before(moved, seats, sockets)
         outbox: Outbox = []  # published together, in this order
 
         def send(event: Event) -> None:
@@ -382,13 +447,11 @@ def table_push(moved: TableMoved) -> None:
                     continue  # nobody to tell: the page fetches its view when it connects
                 language = viewers.viewer(user)
                 data = _data(moved, user, views)
-                main, foot = seat_keys(data)
-                keys = (
-                    digest(main + language),
-                    digest(seat_hand_key(data) + language),
-                    digest(foot),
-                )
-                parts = _changed_parts(sent.seat_at(user_id, moved.from_version), keys)
+                keys = _seat_digests(data, language)
+                shown = sent.seat_at(user_id, moved.from_version)
+                if shown is None:  # nothing remembered: what the page shows at ``from_version``
+                    shown = before.keys(user, language)
+                parts = _changed_parts(shown, keys)
                 sent.seat_sent(user_id, (version, keys))  # what the page shows at this version
                 if not parts:
                     continue

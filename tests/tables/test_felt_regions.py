@@ -133,10 +133,64 @@ def test_the_felt_goes_whole_first_then_only_the_regions_that_changed(six: Any, 
 def test_the_felt_goes_whole_when_what_was_sent_is_not_remembered(six: Any, listen: Any) -> None:
     listen(lambda: six.act(1, "pick_closed"))
     cache.clear()  # the shared memory of what was sent (Redis restarted, an entry expired)
+    for user in six.users.values():  # the pages' sockets open again
+        presence.socket_opened(table_id=six.table.pk, user_id=user.pk)
     card = six.view(1)["hand"]["picked"]
     heard = listen(lambda: six.act(1, "discard", card=card))
     assert 'id="felt-root"' in _felt(heard)
-    assert all('id="my-hand"' in html for html in _seat_parts(heard).values())  # whole parts
+    # A seat's parts are told against the state before the move: the mover's hand whole, the
+    # actions of the player whose turn begins, nothing for the four others.
+    parts = _seat_parts(heard)
+    assert set(parts) == {"seat 1", "seat 2"}
+    assert 'id="my-hand"' in parts["seat 1"] and 'id="my-hand"' not in parts["seat 2"]
+
+
+def _parts_now(six: Any, seat: int) -> str:
+    """The seat's parts as a page loading its view now gets them (the socket's catch-up)."""
+    from tables import selectors
+    from tables.live.viewer import seat_context
+
+    user = six.users[seat]
+    with realtime.as_viewer(user):
+        mine = selectors.table_for_viewer(table=six.table.pk, user=user)
+        html = realtime.render_seat(seat_context(mine, now=0.0), user)
+    html = re.sub(r'name="version" value="\d+"', 'name="version" value=""', html)
+    return re.sub(r'data-version="\d+"', 'data-version=""', html)
+
+
+def test_parts_a_push_with_nothing_remembered_leaves_out_are_what_the_pages_show(
+    six: Any, listen: Any
+) -> None:
+    """With nothing remembered of the version a plain move starts from (a process's first push
+    of the game), the parts it does not send are those the move left as they were: each such
+    seat's parts rendered now equal its parts rendered before the move (the version its forms
+    carry aside: the page sets it from the frames)."""
+    for seat in (1, 2):
+        listen(lambda s=seat: six.act(s, "pick_closed"))
+        card = six.view(seat)["hand"]["picked"]
+        shown = {n: _parts_now(six, n) for n in six.users}
+        sent_forget()
+        parts = _seat_parts(listen(lambda s=seat, c=card: six.act(s, "discard", card=c)))
+        assert set(parts) == {f"seat {seat}", f"seat {seat + 1}"}
+        for n in six.users:
+            if f"seat {n}" not in parts:
+                assert _parts_now(six, n) == shown[n], n
+            else:
+                assert _parts_now(six, n) != shown[n], n
+
+
+def test_a_move_that_is_not_the_state_alone_sends_every_part_when_nothing_is_remembered(
+    six: Any, listen: Any
+) -> None:
+    """A drop changes the seats' rows and may end the deal: with nothing remembered of the
+    version it starts from, every seat with a socket gets its parts whole, as before."""
+    listen(lambda: six.act(1, "pick_closed"))
+    card = six.view(1)["hand"]["picked"]
+    listen(lambda: six.act(1, "discard", card=card))
+    sent_forget()
+    parts = _seat_parts(listen(lambda: six.act(2, "drop")))
+    assert set(parts) == {f"seat {n}" for n in six.users}
+    assert all('id="my-area"' in html for html in parts.values())
 
 
 def test_what_was_sent_is_read_from_the_cache_by_any_process(six: Any, listen: Any) -> None:
@@ -330,7 +384,7 @@ def test_what_is_remembered_renders_as_a_fresh_render_does(
         changes.append(moved)
 
     def pushed(moved: events.TableMoved) -> tuple[str, dict[str, str]]:
-        sent_forget()  # the whole felt and every seat's parts
+        sent_forget()  # the whole felt and (no move told as the state's alone) every seat's parts
         heard_now = listen(lambda: realtime.table_push(moved))
         return _strip_times(_felt(heard_now)), _seat_parts(heard_now)
 
@@ -343,6 +397,7 @@ def test_what_is_remembered_renders_as_a_fresh_render_does(
     finally:
         events.table_moved.disconnect(heard)
     assert len(changes) == 6
+    monkeypatch.setattr(realtime, "_STATE_ONLY", frozenset())
     warm = [pushed(moved) for moved in changes]
     monkeypatch.setattr(table_words, "_remembered", Forgetful())
     monkeypatch.setattr(table_words, "_remembered_chars", [0])  # what it counts, kept apart

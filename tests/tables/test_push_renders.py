@@ -35,8 +35,9 @@ def _open_sockets(t: Any, seats: list[int]) -> None:
 
 def test_a_move_renders_the_felt_once_and_only_the_fragments_it_changed(six: Any) -> None:
     _open_sockets(six, [1, 2, 3, 4, 5])  # seat 6 has no socket open
-    # Nothing was sent before: every seat with a socket gets its fragment once.
-    assert _renders(lambda: six.act(1, "pick_closed")) == {"felt": 1, "seat": 5}
+    # Nothing was sent before: the fragments are told against the state before the move,
+    # which changed the mover's alone.
+    assert _renders(lambda: six.act(1, "pick_closed")) == {"felt": 1, "seat": 1}
     card = six.view(1)["hand"]["picked"]
     # The discard changes the mover's fragment and that of seat 2, whose turn begins.
     assert _renders(lambda: six.act(1, "discard", card=card)) == {"felt": 1, "seat": 2}
