@@ -20,6 +20,7 @@ from django.utils import translation
 from tables_testkit import fund, plant, play
 from test_consumers import _connected, _heard, _kind, _play, _readable
 
+from tables.live import realtime
 from tables.live.presence import presence_key
 from tables.live.routing import websocket_urlpatterns
 
@@ -60,7 +61,10 @@ def mixed(seated: Any, toss: Any) -> Any:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_each_seat_is_pushed_its_view_in_its_own_language(mixed, user_factory):
+def test_each_seat_is_pushed_its_view_in_its_own_language(mixed, user_factory, monkeypatch):
+    # Every seat's parts whole, as for a move that changes more than the state (with nothing
+    # remembered, a pick sends only the parts it changed: ``realtime._Before``).
+    monkeypatch.setattr(realtime, "_STATE_ONLY", frozenset())
     cookies = {seat: _cookie_for(mixed.users[seat]) for seat in (1, 2)}
     spectator = _cookie_for(user_factory(language="hi"))
 
@@ -271,11 +275,15 @@ def test_a_hindi_player_reads_the_result_sheet_in_hindi(seated, planter, toss):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_seats_in_turn_hindi_english_hindi_are_each_pushed_their_own_language(seated, toss):
+def test_seats_in_turn_hindi_english_hindi_are_each_pushed_their_own_language(
+    seated, toss, monkeypatch
+):
     """The push switches the language only where a seat's differs from the seat before's: the
     third seat, after an English one, reads Hindi again, and the felt after them is rendered
     in each language in use."""
     from django.core.cache import cache
+
+    monkeypatch.setattr(realtime, "_STATE_ONLY", frozenset())  # every seat's parts whole
 
     toss(1)
     t = seated(3)
