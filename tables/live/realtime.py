@@ -28,7 +28,7 @@ this process's memory instead for a move on the socket of a table whose every so
 process holds, ``fanout.table_owned``, whose presence counts are then this process's sockets).
 A seat's part is rendered when its key (``presenters.seat_keys``: what the part reads, before any
 presenting) changed: the hand with its actions, or the actions alone when the hand above them
-is as it was. With nothing remembered at the version a change starts from (a process's first
+is as it was. With no seat remembered at the version a change starts from (a process's first
 push of a game), the keys are those of the state before the change when the change is a pick, a
 discard or an arrangement (``_Before``); any other change sends every part. The felt is
 rendered once per language and cut into its regions (a seat, a deck, the line of what just
@@ -329,20 +329,24 @@ _STATE_ONLY_EVENTS = frozenset(
 
 
 class _Before:
-    """A seat's keys at the version a change starts from, worked out from the state before it
-    (``TableMoved.state_before``), for a seat with nothing remembered at that version (a process
-    that has not pushed the game yet: its first move after a start or a hand-over). A page with
-    a socket open shows that version (a page behind it meets a gap on the felt and catches up),
-    so a part whose keys the change left as they were is not sent again. Only for a change of
-    one version made of actions that change the state alone (``_STATE_ONLY``); for any other
-    (``keys`` is ``None``) every part is sent, as before."""
+    """The seats' keys at the version a change starts from, worked out from the state before it
+    (``TableMoved.state_before``), when nothing is remembered of any seat at that version (a
+    process's first push of the game, after a start, a restart or a hand-over; Redis emptied).
+    A page with a socket open shows that version (a page behind it meets a gap on the felt and
+    catches up), so a part whose keys the change left as they were is not sent again. Only for
+    a change of one version made of actions that change the state alone (``_STATE_ONLY``); for
+    any other, and for a seat missing where others are remembered (its socket opened as the
+    last change was pushed), ``keys`` is ``None``: every part is sent, as before."""
 
-    def __init__(self, moved: TableMoved, seats: Sequence[Seat], sockets: dict[int, int]) -> None:
+    def __init__(
+        self, moved: TableMoved, seats: Sequence[Seat], sockets: dict[int, int], sent: Sent
+    ) -> None:
         self.moved = replace(moved, state=moved.state_before)
         self.seats = seats
         self.sockets = sockets
         self.plain = (
-            moved.state_before is not None
+            not sent.seats_at(moved.from_version)
+            and moved.state_before is not None
             and moved.state is not None
             and not moved.money_moved
             and not moved.lobby_changed
@@ -431,7 +435,7 @@ def table_push(moved: TableMoved) -> None:
             cache_read = {key: found[key] for key in ahead if key in found}
             sockets = {uid: _count(found.get(key)) for key, uid in counted.items()}
         views = _views(moved, seats, sockets)
-        before = _Before(moved, seats, sockets)
+        before = _Before(moved, seats, sockets, sent)
         outbox: Outbox = []  # published together, in this order
 
         def send(event: Event) -> None:
@@ -449,7 +453,7 @@ def table_push(moved: TableMoved) -> None:
                 data = _data(moved, user, views)
                 keys = _seat_digests(data, language)
                 shown = sent.seat_at(user_id, moved.from_version)
-                if shown is None:  # nothing remembered: what the page shows at ``from_version``
+                if shown is None:  # what the page shows at ``from_version``, where it can tell
                     shown = before.keys(user, language)
                 parts = _changed_parts(shown, keys)
                 sent.seat_sent(user_id, (version, keys))  # what the page shows at this version

@@ -5,8 +5,8 @@ each region) and each seat's parts (their version and the digests of their keys)
 The next push of a game, whichever process makes it, sends only what changed since, when what
 is remembered is at the version the change starts from; anything else (nothing remembered, an
 older version, the cache down or emptied) sends the whole felt and every part, which is always
-right (a seat's parts are then told against the state before the change where it changed the
-game's state alone: ``realtime._Before``). One read and one write a push, whatever the number
+right (with no seat remembered, a seat's parts are told against the state before the change
+where it changed the game's state alone: ``realtime._Before``). One read and one write a push, whatever the number
 of seats and languages: all of a game's is kept under one key, rewritten whole by each push.
 
 The same write keeps each felt frame for a while (``history``), under the version it moves
@@ -138,6 +138,10 @@ class Sent:
     def seat_at(self, user_id: int, version: int) -> tuple[str, str, str] | None:
         entry = self.seats.get(user_id)
         return entry[1] if entry is not None and entry[0] == version else None
+
+    def seats_at(self, version: int) -> bool:
+        """Whether any seat's parts read are remembered at ``version``."""
+        return any(entry[0] == version for entry in self.seats.values())
 
     def felt_sent(self, language: str, entry: FeltSent) -> None:
         self.felts_sent[language] = entry

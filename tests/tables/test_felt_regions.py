@@ -179,6 +179,21 @@ def test_parts_a_push_with_nothing_remembered_leaves_out_are_what_the_pages_show
                 assert _parts_now(six, n) != shown[n], n
 
 
+def test_a_seat_missing_where_the_others_are_remembered_gets_its_parts_whole(
+    six: Any, listen: Any
+) -> None:
+    """A seat with nothing remembered while the others are (its socket opened just as the last
+    change was pushed: its page may show an older version of its parts) is sent them whole."""
+    late = six.users[3]
+    presence.socket_closed(table_id=six.table.pk, user_id=late.pk)
+    listen(lambda: six.act(1, "pick_closed"))
+    presence.socket_opened(table_id=six.table.pk, user_id=late.pk)
+    card = six.view(1)["hand"]["picked"]
+    parts = _seat_parts(listen(lambda: six.act(1, "discard", card=card)))
+    assert set(parts) == {"seat 1", "seat 2", "seat 3"}
+    assert 'id="my-hand"' in parts["seat 3"] and 'id="seat-foot"' in parts["seat 3"]
+
+
 def test_a_move_that_is_not_the_state_alone_sends_every_part_when_nothing_is_remembered(
     six: Any, listen: Any
 ) -> None:
