@@ -6,8 +6,9 @@ The next push of a game, whichever process makes it, sends only what changed sin
 is remembered is at the version the change starts from; anything else (nothing remembered, an
 older version, the cache down or emptied) sends the whole felt and every part, which is always
 right (with no seat remembered, a seat's parts are told against the state before the change
-where it changed the game's state alone: ``realtime._Before``). One read and one write a push, whatever the number
-of seats and languages: all of a game's is kept under one key, rewritten whole by each push.
+where it changed the game's state alone: ``realtime._Before``). One read and one write a push,
+whatever the number of seats and languages: all of a game's is kept under one key, rewritten
+whole by each push.
 
 The same write keeps each felt frame for a while (``history``), under the version it moves
 the felt from, so a page that missed frames asks its socket ``since`` the version it shows and
