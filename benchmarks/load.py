@@ -68,6 +68,7 @@ from benchmarks.load_samplers import (  # noqa: E402
     rss_kib,
     sample,
     thread_cores,
+    with_descendants,
 )
 
 
@@ -306,7 +307,11 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=60.0)
     parser.add_argument("--pids", default="")
     parser.add_argument("--database-url", default=None)
-    parser.add_argument("--proxy-pids", default="", help="the proxy's processes (CPU apart)")
+    parser.add_argument(
+        "--proxy-pids",
+        default="",
+        help="the proxy's processes, with every process under them (CPU apart)",
+    )
     parser.add_argument("--lobby", type=int, default=0, help="lobby sockets open all along")
     parser.add_argument(
         "--spectators-per", type=int, default=10, help="one spectator per this many tables"
@@ -359,7 +364,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     args.pids = [int(p) for p in args.pids.split(",") if p]
-    args.proxy_pids = [int(p) for p in args.proxy_pids.split(",") if p]
+    args.proxy_pids = with_descendants([int(p) for p in args.proxy_pids.split(",") if p])
     with open(args.fixture) as handle:
         fixture = json.load(handle)
     print(HEADER)

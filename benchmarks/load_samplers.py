@@ -23,6 +23,29 @@ def cpu_seconds(pids: list[int]) -> float:
     return sum(_stat(pid)[1] for pid in pids)
 
 
+def with_descendants(pids: list[int]) -> list[int]:
+    """``pids`` and every process under them (``/proc/<pid>/task/<tid>/children``): a proxy
+    started through a supervisor is its master's and its workers' processes."""
+    found: list[int] = []
+    waiting = list(pids)
+    while waiting:
+        pid = waiting.pop(0)
+        if pid in found:
+            continue
+        found.append(pid)
+        try:
+            tids = os.listdir(f"/proc/{pid}/task")
+        except OSError:  # gone
+            continue
+        for tid in tids:
+            try:
+                with open(f"/proc/{pid}/task/{tid}/children") as handle:
+                    waiting += [int(child) for child in handle.read().split()]
+            except OSError:
+                continue
+    return found
+
+
 def cpu_by_thread(pid: int) -> dict[int, float]:
     """The CPU seconds each thread of a process has used so far, by thread id
     (``/proc/<pid>/task``); the process's own id is its first thread's, which in daphne runs

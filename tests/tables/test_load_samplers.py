@@ -8,7 +8,7 @@ import threading
 import time
 
 from benchmarks.load_report import answer_windows, threads_line
-from benchmarks.load_samplers import cpu_by_thread, thread_cores
+from benchmarks.load_samplers import cpu_by_thread, thread_cores, with_descendants
 
 
 def _burn(seconds: float) -> None:
@@ -84,3 +84,29 @@ def test_answers_are_grouped_by_the_window_their_move_was_sent_in() -> None:
     assert first[2] == 300.0  # the middle of 100, 300 and 900 ms
     assert first[3] == 900.0
     assert windows[1][2:] == (10.0, 10.0)
+
+
+def test_a_proxy_given_by_its_supervisor_counts_the_processes_under_it() -> None:
+    """A child that starts a grandchild (as a supervisor starts nginx's master, which starts its
+    workers): both are found under the first."""
+    import subprocess
+    import sys
+
+    script = (
+        "import subprocess, sys, time\n"
+        "p = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(30)'])\n"
+        "print(p.pid, flush=True)\n"
+        "time.sleep(30)\n"
+    )
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        grandchild = int(child.stdout.readline())
+        found = with_descendants([child.pid])
+        assert found[0] == child.pid and grandchild in found
+        assert with_descendants([os.getpid()])[0] == os.getpid()
+        assert child.pid in with_descendants([os.getpid()])
+    finally:
+        os.kill(grandchild, 15)
+        child.kill()
+        child.wait()
