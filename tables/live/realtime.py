@@ -312,6 +312,18 @@ def _felt_frame(sent: Sent, language: str, html: str, *, from_version: int, vers
     )
 
 
+def _one_step(moved: TableMoved) -> bool:
+    """Whether the change is one version of a game under way, with its state before and after,
+    that moved no money and left the seating and the table's status as they were."""
+    return (
+        not moved.lobby_changed
+        and not moved.money_moved
+        and moved.state_before is not None
+        and moved.state is not None
+        and moved.from_version + 1 == moved.game.version
+    )
+
+
 # The moves, and the events they may carry, that change nothing but the engine's state: no row
 # of the deal, the game or the seats (what a seat's foot and its game's status read) moves with
 # them. A discard that ends a deal carries another event.
@@ -341,27 +353,25 @@ class _Before:
     def __init__(
         self, moved: TableMoved, seats: Sequence[Seat], sockets: dict[int, int], sent: Sent
     ) -> None:
-        self.moved = replace(moved, state=moved.state_before)
+        self.moved = moved
         self.seats = seats
         self.sockets = sockets
         self.plain = (
             not sent.seats_at(moved.from_version)
-            and moved.state_before is not None
-            and moved.state is not None
-            and not moved.money_moved
-            and not moved.lobby_changed
-            and moved.from_version + 1 == moved.game.version
+            and _one_step(moved)
             and bool(moved.moves)
             and all(_state_only(m) for m in moved.moves)
         )
-        self._views: Views | None = None
+        self._before: tuple[TableMoved, Views | None] | None = None
 
     def keys(self, user: User, language: str) -> tuple[str, str, str] | None:
         if not self.plain:
             return None
-        if self._views is None:
-            self._views = _views(self.moved, self.seats, self.sockets)
-        return _seat_digests(_data(self.moved, user, self._views), language)
+        if self._before is None:  # worked out once, for the first seat that asks
+            before = replace(self.moved, state=self.moved.state_before)
+            self._before = (before, _views(before, self.seats, self.sockets))
+        before, views = self._before
+        return _seat_digests(_data(before, user, views), language)
 
 
 def _state_only(move: Mapping[str, Any]) -> bool:
@@ -380,9 +390,7 @@ def _seat_digests(data: TableRead, language: str) -> tuple[str, str, str]:
 def _felt_unchanged(moved: TableMoved, data: TableRead) -> bool:
     """Whether the change shows nothing new on the felt: no public line, the public view and
     the seating as they were (arranging one's own cards, auto drop on or off)."""
-    if moved.lobby_changed or moved.money_moved or moved.state_before is None:
-        return False
-    if moved.state is None or moved.from_version + 1 != moved.game.version:
+    if not _one_step(moved):
         return False
     if move_lines(moved.moves, str, None):
         return False

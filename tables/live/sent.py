@@ -381,8 +381,8 @@ def sent_write(sent: Sent) -> None:
 
 def history_since(*, game_id: int, version: int, current: int) -> list[Kept] | None:
     """The felt frames from ``version`` up to ``current`` in order (this process's memory, then
-    at most one cache read for the rest), or
-    ``None`` when they are no longer all kept (the page then loads its view)."""
+    at most one cache read for the rest), or ``None`` when they are no longer all kept (the page
+    then loads its view)."""
     if current <= version:
         return []
     if current - version > history_frames():
