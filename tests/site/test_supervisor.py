@@ -185,3 +185,26 @@ def test_a_killed_command_leaves_no_orphan_behind(tmp_path):
     finally:
         if loop.poll() is None:
             loop.kill()
+
+
+def test_a_command_that_ignores_term_is_killed_after_the_grace_period(tmp_path):
+    """A command that hangs on its way out (daphne waiting on a thread, say) does not hold the
+    stop up, nor outlive it: keep-running kills its group once KEEP_RUNNING_STOP_GRACE_S has
+    passed after the stop signal."""
+    pids = tmp_path / "pids"
+    script = f"trap '' TERM INT; echo $$ >> {pids}; while :; do sleep 0.1; done"
+    loop = subprocess.Popen(
+        [str(KEEP_RUNNING), "sh", "-c", script],
+        env={**os.environ, "KEEP_RUNNING_STOP_GRACE_S": "1"},
+        stderr=subprocess.PIPE,
+    )
+    try:
+        command = int(_wait_for(lambda: pids.exists() and pids.read_text().split(), 10, "start")[0])
+        loop.send_signal(signal.SIGTERM)
+        time.sleep(0.5)
+        assert _alive(command), "the command ignores TERM: it is still there within the grace"
+        assert loop.wait(timeout=10) == 0
+        assert not _alive(command)
+    finally:
+        if loop.poll() is None:
+            loop.kill()
