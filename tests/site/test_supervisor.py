@@ -208,3 +208,26 @@ def test_a_command_that_ignores_term_is_killed_after_the_grace_period(tmp_path):
     finally:
         if loop.poll() is None:
             loop.kill()
+
+
+def test_keep_running_stops_at_once_and_nothing_of_it_holds_its_output(tmp_path):
+    """A command that stops on TERM (in half a second, as daphne closes its sockets) stops the
+    loop at once, and nothing keep-running started (its grace period's timer included) is left
+    holding its output: honcho waits for every holder of a process's output before it calls
+    the process stopped."""
+    ready = tmp_path / "ready"
+    script = f"trap 'sleep 0.5; exit 0' TERM; touch {ready}; while :; do sleep 0.1; done"
+    loop = subprocess.Popen(
+        [str(KEEP_RUNNING), "sh", "-c", script], stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+    try:
+        _wait_for(ready.exists, 10, "start")
+        started = time.monotonic()
+        loop.send_signal(signal.SIGTERM)
+        assert loop.wait(timeout=10) == 0
+        assert loop.stdout is not None
+        loop.stdout.read()  # the end of the output: no process holds it any more
+        assert time.monotonic() - started < 5  # the grace period is 10 s
+    finally:
+        if loop.poll() is None:
+            loop.kill()
