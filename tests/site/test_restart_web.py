@@ -9,12 +9,12 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from tests.live_server import free_port
+from tests.processes import alive, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 KEEP_RUNNING = ROOT / "scripts" / "keep-running"
@@ -41,26 +41,8 @@ server.serve_forever()
 """
 
 
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
-
 def _pids(path: Path) -> list[int]:
     return [int(p) for p in path.read_text().split()] if path.exists() else []
-
-
-def _wait_for(predicate, timeout: float, what: str):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 @pytest.mark.parametrize("ignore", [True, False], ids=["hangs-on-term", "exits-on-term"])
@@ -79,7 +61,7 @@ def test_restart_web_restarts_a_process_and_kills_one_that_hangs(tmp_path, ignor
     )
     try:
         (run_dir / "pids" / "web1.pid").write_text(f"{keeper.pid}\n")
-        first = _wait_for(lambda: _pids(pids), 10, "the web process")[0]
+        first = wait_for(lambda: _pids(pids), 10, "the web process")[0]
         result = subprocess.run(
             [str(RESTART_WEB), "0"],
             cwd=ROOT,
@@ -99,9 +81,9 @@ def test_restart_web_restarts_a_process_and_kills_one_that_hangs(tmp_path, ignor
         killed = "did not exit 1 s after SIGTERM; killing it" in result.stdout
         assert killed is ignore, result.stdout
         assert "serving again" in result.stdout
-        assert not _alive(first)
+        assert not alive(first)
         now = _pids(pids)
-        assert len(now) == 2 and now[1] != first and _alive(now[1])
+        assert len(now) == 2 and now[1] != first and alive(now[1])
     finally:
         os.killpg(keeper.pid, signal.SIGTERM)
         try:

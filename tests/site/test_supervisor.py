@@ -14,19 +14,10 @@ from pathlib import Path
 import pytest
 
 from tests.live_server import free_port, server_env
+from tests.processes import alive, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 KEEP_RUNNING = ROOT / "scripts" / "keep-running"
-
-
-def _wait_for(predicate, timeout: float, what: str):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def _descendants(root: int) -> dict[int, str]:
@@ -62,9 +53,9 @@ def test_keep_running_restarts_a_dead_command_and_stops_on_term(tmp_path):
         text=True,
     )
     try:
-        first = int(_wait_for(lambda: pids.exists() and pids.read_text().split(), 10, "start")[0])
+        first = int(wait_for(lambda: pids.exists() and pids.read_text().split(), 10, "start")[0])
         os.kill(first, signal.SIGKILL)
-        lines = _wait_for(
+        lines = wait_for(
             lambda: len(pids.read_text().split()) >= 2 and pids.read_text().split(), 10, "restart"
         )
         second = int(lines[1])
@@ -132,13 +123,13 @@ def test_killing_the_worker_leaves_daphne_up_and_the_worker_comes_back(transacti
     )  # fmt: skip
     health = f"http://127.0.0.1:{port}/healthz"
     try:
-        _wait_for(lambda: _healthy(health), 60, "daphne under honcho")
-        first = _wait_for(lambda: _worker_pids(honcho.pid), 60, "the celery worker")
+        wait_for(lambda: _healthy(health), 60, "daphne under honcho")
+        first = wait_for(lambda: _worker_pids(honcho.pid), 60, "the celery worker")
         assert len(first) == 1
         os.kill(next(iter(first)), signal.SIGKILL)
         # The site stays up while the worker is down and after it is back.
         assert _healthy(health)
-        again = _wait_for(lambda: _worker_pids(honcho.pid) - first, 60, "a new celery worker")
+        again = wait_for(lambda: _worker_pids(honcho.pid) - first, 60, "a new celery worker")
         assert len(again) == 1
         assert honcho.poll() is None
         assert _healthy(health)
@@ -153,15 +144,6 @@ def test_killing_the_worker_leaves_daphne_up_and_the_worker_comes_back(transacti
     assert not _healthy(health)
 
 
-def _alive(pid: int) -> bool:
-    """Running (a zombie waiting for a reaper counts as gone)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
-
 def test_a_killed_command_leaves_no_orphan_behind(tmp_path):
     """Issue 21, point 11: kill -9 of the command (a Celery worker) also ends the children it
     started (its pool), which would otherwise run on as orphans."""
@@ -169,19 +151,19 @@ def test_a_killed_command_leaves_no_orphan_behind(tmp_path):
     script = f"sleep 300 & echo $! >> {orphans}; echo $$ >> {pids}; wait"
     loop = subprocess.Popen([str(KEEP_RUNNING), "sh", "-c", script], stderr=subprocess.PIPE)
     try:
-        _wait_for(
+        wait_for(
             lambda: orphans.exists() and pids.exists() and pids.read_text().split(), 10, "start"
         )
         first, orphan = int(pids.read_text().split()[0]), int(orphans.read_text().split()[0])
-        assert _alive(orphan)
+        assert alive(orphan)
         os.kill(first, signal.SIGKILL)
-        _wait_for(lambda: not _alive(orphan), 15, "the orphan to be ended")
+        wait_for(lambda: not alive(orphan), 15, "the orphan to be ended")
         # The command is started again, and TERM ends its whole group too.
-        _wait_for(lambda: len(orphans.read_text().split()) >= 2, 15, "the restart")
+        wait_for(lambda: len(orphans.read_text().split()) >= 2, 15, "the restart")
         second_orphan = int(orphans.read_text().split()[1])
         loop.send_signal(signal.SIGTERM)
         assert loop.wait(timeout=20) == 0
-        assert not _alive(second_orphan)
+        assert not alive(second_orphan)
     finally:
         if loop.poll() is None:
             loop.kill()
@@ -199,12 +181,12 @@ def test_a_command_that_ignores_term_is_killed_after_the_grace_period(tmp_path):
         stderr=subprocess.PIPE,
     )
     try:
-        command = int(_wait_for(lambda: pids.exists() and pids.read_text().split(), 10, "start")[0])
+        command = int(wait_for(lambda: pids.exists() and pids.read_text().split(), 10, "start")[0])
         loop.send_signal(signal.SIGTERM)
         time.sleep(0.5)
-        assert _alive(command), "the command ignores TERM: it is still there within the grace"
+        assert alive(command), "the command ignores TERM: it is still there within the grace"
         assert loop.wait(timeout=10) == 0
-        assert not _alive(command)
+        assert not alive(command)
     finally:
         if loop.poll() is None:
             loop.kill()
@@ -221,7 +203,7 @@ def test_keep_running_stops_at_once_and_nothing_of_it_holds_its_output(tmp_path)
         [str(KEEP_RUNNING), "sh", "-c", script], stdout=subprocess.PIPE, stderr=subprocess.STDOUT
     )
     try:
-        _wait_for(ready.exists, 10, "start")
+        wait_for(ready.exists, 10, "start")
         started = time.monotonic()
         loop.send_signal(signal.SIGTERM)
         assert loop.wait(timeout=10) == 0
