@@ -37,6 +37,16 @@ child_of() {
   pgrep -P "$1" | head -1
 }
 
+# wait_gone PID SECONDS: until PID has exited; fails if it is still there after SECONDS.
+wait_gone() {
+  local waited=0
+  while kill -0 "$1" 2>/dev/null; do
+    if ((waited >= $2 * 20)); then return 1; fi
+    sleep 0.05
+    waited=$((waited + 1))
+  done
+}
+
 # stop NAME: TERM its keeper (which stops its command and exits) and wait up to 30 s.
 stop() {
   local pidfile="$RUN_DIR/pids/$1.pid"
@@ -45,11 +55,7 @@ stop() {
   pid="$(cat "$pidfile")"
   if kill -0 "$pid" 2>/dev/null; then
     kill -TERM "$pid" 2>/dev/null || true
-    for _ in $(seq 300); do
-      kill -0 "$pid" 2>/dev/null || break
-      sleep 0.1
-    done
-    if kill -0 "$pid" 2>/dev/null; then
+    if ! wait_gone "$pid" 30; then
       echo "deploy: $1 did not stop in 30 s; killing it" >&2
       local child
       child="$(child_of "$pid")"
